@@ -1,0 +1,228 @@
+"""The move generator: the plays in a hand, the answers to a play.
+
+Generation works on rank counts: it finds each pattern's cores (runs of ranks
+holding enough cards), then the kicker combinations left beside each core.
+Plays are interned: each distinct play is built once per rule set and handed
+out again by lookup, which is what makes generation cheap.
+
+>>> [str(p) for p in answers(Hand.parse("3 5 99 KKKK"), Play.parse("8"))]
+['9', 'K', 'KKKK']
+>>> can_answer(Hand.parse("34567 TTT"), Play.parse("45678"))
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from itertools import combinations
+
+from cpsolver.cards import BLACK_JOKER, RANK_COUNT, RED_JOKER, TWO, Hand, Rank
+from cpsolver.plays import Kind, Pattern, Play, patterns, rocket
+from cpsolver.rules import RuleSet, standard_rules
+
+_RANKS = range(RANK_COUNT)
+_Kickers = tuple[Rank, ...]
+
+
+class _Table:
+    """One pattern compiled for generation: its interned plays by (chain, top)."""
+
+    __slots__ = ("pattern", "width", "kicker_size", "wanted", "min_chain", "max_chain", "cores", "kicked")
+
+    def __init__(self, pattern: Pattern) -> None:
+        self.pattern = pattern
+        self.width = pattern.width
+        self.kicker_size = pattern.kicker_size
+        self.wanted = pattern.kickers_per_link  # kickers per core rank
+        self.min_chain = pattern.min_chain
+        self.max_chain = pattern.max_chain
+        chains = range(pattern.max_chain + 1)
+        self.cores: list[list[Play | None]] = [[None] * RANK_COUNT for _ in chains]
+        self.kicked: list[list[dict[_Kickers, Play]]] = [
+            [{} for _ in _RANKS] for _ in chains
+        ]
+
+    def core(self, chain: int, top: Rank) -> Play:
+        """The interned play of the bare core ``chain`` ranks ending at ``top``."""
+        play = self.cores[chain][top]
+        if play is None:
+            counts = [0] * RANK_COUNT
+            for r in range(top - chain + 1, top + 1):
+                counts[r] = self.width
+            play = self.cores[chain][top] = Play(self.pattern.kind, top, chain, Hand(counts))
+        return play
+
+    def with_kickers(self, chain: int, top: Rank, kickers: _Kickers) -> Play:
+        """The interned play of this core with these kicker ranks."""
+        table = self.kicked[chain][top]
+        play = table.get(kickers)
+        if play is None:
+            counts = list(self.core(chain, top).cards.counts)
+            for r in kickers:
+                counts[r] += self.kicker_size
+            play = table[kickers] = Play(self.pattern.kind, top, chain, Hand(counts))
+        return play
+
+
+class MoveGenerator:
+    """Plays and answers under one rule set; get the shared one with :func:`generator`."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self._tables = [_Table(p) for p in patterns(rules)]
+        self._by_family = {(t.pattern.kind, t.pattern.link_size): t for t in self._tables}
+        self._bomb = self._by_family[(Kind.BOMB, 4)]
+        self._rocket = rocket()
+        self._highest = rules.highest_chain_rank
+        self._distinct = rules.kickers_distinct
+        self._both_jokers = rules.both_jokers_as_kickers
+
+    # -- public API ---------------------------------------------------------
+
+    def plays(self, hand: Hand) -> list[Play]:
+        """Every distinct play contained in ``hand``, in kind order."""
+        counts = hand.counts
+        found: list[Play] = []
+        for table in self._tables:
+            for chain, top in self._cores_in(counts, table, -1, 0):
+                self._add(found, counts, table, chain, top)
+        if counts[BLACK_JOKER] and counts[RED_JOKER]:
+            found.append(self._rocket)
+        return found
+
+    def answers(self, hand: Hand, play: Play) -> list[Play]:
+        """Every play in ``hand`` that beats ``play``."""
+        counts = hand.counts
+        kind = play.kind
+        if kind is Kind.ROCKET:
+            return []
+        found: list[Play] = []
+        table = self._by_family.get((kind, play.size // play.chain))
+        if table is not None and kind is not Kind.BOMB:
+            for chain, top in self._cores_in(counts, table, play.rank, play.chain):
+                self._add(found, counts, table, chain, top)
+        lowest_bomb = play.rank + 1 if kind is Kind.BOMB else 0
+        found.extend(self._bomb.core(1, r) for r in range(lowest_bomb, TWO + 1) if counts[r] == 4)
+        if counts[BLACK_JOKER] and counts[RED_JOKER]:
+            found.append(self._rocket)
+        return found
+
+    def can_answer(self, hand: Hand, play: Play) -> bool:
+        """Whether ``hand`` holds any play that beats ``play``: :meth:`answers`, as a boolean."""
+        counts = hand.counts
+        kind = play.kind
+        if kind is Kind.ROCKET:
+            return False
+        if counts[BLACK_JOKER] and counts[RED_JOKER]:
+            return True
+        lowest_bomb = play.rank + 1 if kind is Kind.BOMB else 0
+        if 4 in counts[lowest_bomb : TWO + 1]:
+            return True
+        if kind is Kind.BOMB:
+            return False
+        if kind is Kind.SINGLE:  # the question asked most often, answered directly
+            return any(counts[play.rank + 1 :])
+        table = self._by_family.get((kind, play.size // play.chain))
+        if table is None:  # a kind this rule set does not have
+            return False
+        for chain, top in self._cores_in(counts, table, play.rank, play.chain):
+            if not table.kicker_size or self._kicker_room(counts, table, chain, top) >= (
+                chain * table.wanted
+            ):
+                return True
+        return False
+
+    # -- cores and kickers --------------------------------------------------
+
+    def _cores_in(
+        self, counts: tuple[int, ...], table: _Table, above: Rank, chain: int
+    ) -> list[tuple[int, Rank]]:
+        """(chain, top) of each core of ``table`` in ``counts`` ranked above ``above``.
+
+        ``chain`` 0 means every allowed chain length, otherwise only that one.
+        """
+        width = table.width
+        if table.max_chain == 1:
+            return [(1, r) for r in range(above + 1, RANK_COUNT) if counts[r] >= width]
+        shortest = chain or table.min_chain
+        cores = []
+        run = 0
+        # Rule "sequences stay within 3..A": runs end at the highest chain rank.
+        for top in range(self._highest + 1):
+            run = run + 1 if counts[top] >= width else 0
+            if run >= shortest and top > above:
+                if chain:
+                    cores.append((chain, top))
+                else:
+                    cores.extend((n, top) for n in range(shortest, run + 1))
+        return cores
+
+    def _eligible(self, counts: tuple[int, ...], size: int, low: Rank, top: Rank) -> list[Rank]:
+        """Ranks that may give a kicker of ``size`` cards beside the core ``low..top``.
+
+        Rule "kickers differ from the core": the core's ranks give none. Under
+        distinct kickers each rank appears once, otherwise once per kicker it can give.
+        """
+        if self._distinct:
+            return [r for r in _RANKS if counts[r] >= size and (r < low or r > top)]
+        return [r for r in _RANKS if r < low or r > top for _ in range(counts[r] // size)]
+
+    def _add(
+        self, found: list[Play], counts: tuple[int, ...], table: _Table, chain: int, top: Rank
+    ) -> None:
+        """Append the plays of one core: the core alone, or with each choice of kickers."""
+        size = table.kicker_size
+        if not size:
+            found.append(table.core(chain, top))
+            return
+        eligible = self._eligible(counts, size, top - chain + 1, top)
+        wanted = chain * table.wanted
+        choices: Iterable[_Kickers] = combinations(eligible, wanted)
+        if not self._distinct:
+            choices = dict.fromkeys(choices)  # equal ranks give equal choices
+        # Rule "never both jokers as kickers"; jokers sort last in a choice.
+        skip_rocket = (
+            size == 1 and wanted > 1 and not self._both_jokers
+            and counts[BLACK_JOKER] and counts[RED_JOKER]
+        )
+        kicked = table.kicked[chain][top]
+        for kickers in choices:
+            if skip_rocket and kickers[-2] == BLACK_JOKER:
+                continue
+            play = kicked.get(kickers)
+            found.append(play if play is not None else table.with_kickers(chain, top, kickers))
+
+    def _kicker_room(self, counts: tuple[int, ...], table: _Table, chain: int, top: Rank) -> int:
+        """How many kickers the hand can give this core at most: can_answer's kicker test."""
+        eligible = self._eligible(counts, table.kicker_size, top - chain + 1, top)
+        room = len(eligible)
+        if table.kicker_size == 1 and not self._both_jokers:
+            room -= max(0, eligible.count(BLACK_JOKER) + eligible.count(RED_JOKER) - 1)
+        return room
+
+
+@cache
+def generator(rules: RuleSet | None = None) -> MoveGenerator:
+    """The (shared, interning) move generator of a rule set; standard by default."""
+    return MoveGenerator(rules or standard_rules())
+
+
+def plays(hand: Hand, rules: RuleSet | None = None) -> list[Play]:
+    """Every distinct play contained in ``hand``.
+
+    >>> [str(p) for p in plays(Hand.parse("3BR"))]
+    ['3', 'B', 'R', 'BR']
+    """
+    return generator(rules).plays(hand)
+
+
+def answers(hand: Hand, play: Play, rules: RuleSet | None = None) -> list[Play]:
+    """Every play in ``hand`` that beats ``play``."""
+    return generator(rules).answers(hand, play)
+
+
+def can_answer(hand: Hand, play: Play, rules: RuleSet | None = None) -> bool:
+    """Whether ``hand`` holds a play that beats ``play``: fast, for the solvers."""
+    return generator(rules).can_answer(hand, play)
+

@@ -1,0 +1,344 @@
+"""The thirteen combinations: what a play is, how to read one, what beats what.
+
+Every kind but the rocket is a *core* — ``width`` cards of each of ``chain``
+consecutive ranks — plus, for some kinds, *kickers*: single cards or pairs
+attached to the core. A :class:`Pattern` says this for one kind under one
+rule set, and :func:`classify` reads a multiset of cards against every
+pattern, directly from the definitions in RULES.md.
+
+>>> play = classify("777888 T J")
+>>> play.kind, rank_symbol(play.rank), play.shape
+(<Kind.TRIPLET_SEQUENCE_SINGLES: 'triplet_sequence_singles'>, '8', {'triplets': 2})
+>>> beats(classify("999TTT 3 4"), play)
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from functools import cache
+from typing import Any
+
+from cpsolver.cards import (
+    BLACK_JOKER,
+    RANK_COUNT,
+    RED_JOKER,
+    Hand,
+    Rank,
+    rank_symbol,
+)
+from cpsolver.errors import AmbiguousPlayError, InvalidPlayError
+from cpsolver.rules import RuleSet, standard_rules
+
+
+class Kind(StrEnum):
+    """The thirteen kinds of RULES.md, in its order; values are the names used everywhere."""
+
+    SINGLE = "single"
+    PAIR = "pair"
+    TRIPLET = "triplet"
+    TRIPLET_SINGLE = "triplet_single"
+    TRIPLET_PAIR = "triplet_pair"
+    SEQUENCE = "sequence"
+    PAIR_SEQUENCE = "pair_sequence"
+    TRIPLET_SEQUENCE = "triplet_sequence"
+    TRIPLET_SEQUENCE_SINGLES = "triplet_sequence_singles"
+    TRIPLET_SEQUENCE_PAIRS = "triplet_sequence_pairs"
+    BOMB = "bomb"
+    ROCKET = "rocket"
+    QUADPLEX = "quadplex"
+
+
+KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
+ROCKET_CARDS = Hand.from_ranks((BLACK_JOKER, RED_JOKER))
+
+# Rule "the shape that beating compares": sequences by their length, the
+# triplet family by its number of triplets, quadplexes by their kickers.
+_SEQUENCE_KINDS = frozenset({Kind.SEQUENCE, Kind.PAIR_SEQUENCE})
+_TRIPLET_CHAIN_KINDS = frozenset(
+    {Kind.TRIPLET_SEQUENCE, Kind.TRIPLET_SEQUENCE_SINGLES, Kind.TRIPLET_SEQUENCE_PAIRS}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """The structure of one kind under a rule set.
+
+    ``width`` cards of each of ``chain`` consecutive ranks, with ``chain`` in
+    ``min_chain..max_chain``, plus ``kickers_per_link * chain`` kickers of
+    ``kicker_size`` cards each (1: singles, 2: pairs, 0: no kickers).
+    """
+
+    kind: Kind
+    width: int
+    min_chain: int
+    max_chain: int
+    kicker_size: int = 0
+    kickers_per_link: int = 0
+
+    @property
+    def link_size(self) -> int:
+        """Cards per core rank, kickers included."""
+        return self.width + self.kicker_size * self.kickers_per_link
+
+    def top_ranks(self, chain: int, highest_chain_rank: Rank) -> range:
+        """The ranks a core of this chain length may end on.
+
+        Rule "sequences stay within 3..A": a chain of two or more ranks never
+        reaches past the rule set's highest chain rank; a single rank may be
+        any rank (the deck itself keeps jokers out of pairs and triplets).
+        """
+        last = highest_chain_rank if chain > 1 else RANK_COUNT - 1
+        return range(chain - 1, last + 1)
+
+    @property
+    def noun(self) -> str:
+        """The kind in words, for error messages."""
+        if self.kind is Kind.QUADPLEX:
+            return "quadplex"
+        if self.kind in _TRIPLET_CHAIN_KINDS:
+            return "triplet sequence"
+        return "triplet"
+
+
+@cache
+def patterns(rules: RuleSet) -> tuple[Pattern, ...]:
+    """Every kind's pattern under ``rules`` (the rocket has none), in kind order."""
+    chain_ranks = rules.highest_chain_rank + 1
+    triplets = rules.triplet_min_length
+    found = [
+        Pattern(Kind.SINGLE, 1, 1, 1),
+        Pattern(Kind.PAIR, 2, 1, 1),
+        Pattern(Kind.TRIPLET, 3, 1, 1),
+        Pattern(Kind.TRIPLET_SINGLE, 3, 1, 1, kicker_size=1, kickers_per_link=1),
+        Pattern(Kind.TRIPLET_PAIR, 3, 1, 1, kicker_size=2, kickers_per_link=1),
+        Pattern(Kind.SEQUENCE, 1, rules.single_min_length, chain_ranks),
+        Pattern(Kind.PAIR_SEQUENCE, 2, rules.pair_min_length, chain_ranks),
+        Pattern(Kind.TRIPLET_SEQUENCE, 3, triplets, chain_ranks),
+        Pattern(Kind.TRIPLET_SEQUENCE_SINGLES, 3, triplets, chain_ranks, 1, 1),
+        Pattern(Kind.TRIPLET_SEQUENCE_PAIRS, 3, triplets, chain_ranks, 2, 1),
+        Pattern(Kind.BOMB, 4, 1, 1),
+    ]
+    # Rule "quadplex shapes": which of the two kicker shapes the rule set allows.
+    if "singles" in rules.quadplex_shapes:
+        found.append(Pattern(Kind.QUADPLEX, 4, 1, 1, kicker_size=1, kickers_per_link=2))
+    if "pairs" in rules.quadplex_shapes:
+        found.append(Pattern(Kind.QUADPLEX, 4, 1, 1, kicker_size=2, kickers_per_link=2))
+    return tuple(found)
+
+
+class Play:
+    """One combination: its cards, kind, ordering rank and shape.
+
+    Plays compare equal when kind and cards are equal. ``family`` is what
+    ordinary beating compares: kind, chain length and card count.
+
+    >>> Play.parse("TJQKA")
+    Play.parse('TJQKA')
+    >>> str(Play.parse("6666 9 8")), Play.parse("6666 9 8").shape
+    ('666689', {'kickers': 'singles'})
+    """
+
+    __slots__ = ("kind", "rank", "chain", "cards", "family", "_hash")
+
+    kind: Kind
+    rank: Rank
+    chain: int
+    cards: Hand
+    family: tuple[Kind, int, int]
+
+    def __init__(self, kind: Kind, rank: Rank, chain: int, cards: Hand) -> None:
+        self.kind = kind
+        self.rank = rank
+        self.chain = chain
+        self.cards = cards
+        self.family = (kind, chain, len(cards))
+        self._hash = hash((kind, cards))
+
+    @classmethod
+    def parse(cls, text: str, rules: RuleSet | None = None) -> Play:
+        """Read card notation as a play (see :func:`classify`)."""
+        return classify(Hand.parse(text), rules)
+
+    @property
+    def size(self) -> int:
+        """The number of cards."""
+        return len(self.cards)
+
+    @property
+    def shape(self) -> dict[str, Any]:
+        """What must match for beating besides the kind, in words.
+
+        ``{"length": n}`` for sequences, ``{"triplets": n}`` for the triplet
+        chains, ``{"kickers": "singles" | "pairs"}`` for a quadplex, and
+        ``{}`` where the kind alone fixes the shape.
+        """
+        if self.kind in _SEQUENCE_KINDS:
+            return {"length": self.chain}
+        if self.kind in _TRIPLET_CHAIN_KINDS:
+            return {"triplets": self.chain}
+        if self.kind is Kind.QUADPLEX:
+            return {"kickers": "singles" if self.size == 6 else "pairs"}
+        return {}
+
+    def sort_key(self) -> tuple[int, int, int, Rank, tuple[Rank, ...]]:
+        """Kind order, then shape, then rank, then cards low to high: a stable listing order."""
+        return (KIND_ORDER[self.kind], self.chain, self.size, self.rank, tuple(self.cards.ranks()))
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form: ``{"cards", "kind", "rank", "shape"}``."""
+        return {
+            "cards": str(self.cards),
+            "kind": self.kind.value,
+            "rank": rank_symbol(self.rank),
+            "shape": self.shape,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self.kind is other.kind and self.cards == other.cards
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __str__(self) -> str:
+        return str(self.cards)
+
+    def __repr__(self) -> str:
+        return f"Play.parse({str(self.cards)!r})"
+
+
+def rocket() -> Play:
+    """The rocket, B + R, ranked by the red joker."""
+    return Play(Kind.ROCKET, RED_JOKER, 1, ROCKET_CARDS)
+
+
+def beats(x: Play, y: Play) -> bool:
+    """Whether play ``x`` beats play ``y`` (RULES.md, "Beating").
+
+    >>> beats(Play.parse("3333"), Play.parse("AAAA 2 B"))
+    True
+    >>> beats(Play.parse("34567"), Play.parse("345678"))
+    False
+    """
+    # Rule 1: the rocket beats everything (there is one rocket, so not itself).
+    if x.kind is Kind.ROCKET:
+        return y.kind is not Kind.ROCKET
+    # Rule 2: a bomb beats everything but the rocket and a bomb of equal or
+    # higher rank; so a bomb beats every quadplex, whatever its rank.
+    if x.kind is Kind.BOMB:
+        if y.kind is Kind.BOMB:
+            return x.rank > y.rank
+        return y.kind is not Kind.ROCKET
+    # Rule 3: otherwise only the same kind and shape, ranked higher.
+    return x.family == y.family and x.rank > y.rank
+
+
+def readings(cards: Hand | str, rules: RuleSet | None = None) -> list[Play]:
+    """Every way ``cards`` read as a play under ``rules``, in kind order.
+
+    Under the standard rules a multiset has at most one reading; looser rule
+    sets may allow two (``333444555666`` as four triplets or as three with
+    kickers), which is why this returns a list.
+    """
+    hand = Hand.parse(cards) if isinstance(cards, str) else cards
+    return _read(hand, rules or standard_rules(), None)
+
+
+def classify(cards: Hand | str, rules: RuleSet | None = None) -> Play:
+    """The play that ``cards`` form, or :class:`InvalidPlayError` saying why not.
+
+    >>> classify("777888 3 3")
+    Traceback (most recent call last):
+    ...
+    cpsolver.errors.InvalidPlayError: 33777888: kickers of a triplet sequence must be distinct ranks
+    """
+    hand = Hand.parse(cards) if isinstance(cards, str) else cards
+    rules = rules or standard_rules()
+    faults: list[str] = []
+    found = _read(hand, rules, faults)
+    if len(found) > 1:
+        kinds = " and ".join(p.kind.value for p in found)
+        raise AmbiguousPlayError(f"{hand}: reads as {kinds}; name the kind")
+    if not found:
+        if not hand:
+            raise InvalidPlayError("no cards")
+        reason = faults[0] if faults else _shape_fault(hand, rules)
+        raise InvalidPlayError(f"{hand}: {reason}")
+    return found[0]
+
+
+def _read(hand: Hand, rules: RuleSet, faults: list[str] | None) -> list[Play]:
+    """The readings of ``hand``: each pattern's core, then the rest as its kickers.
+
+    Appends to ``faults`` why each core that fitted had wrong kickers.
+    """
+    size = len(hand)
+    if not size:
+        return []
+    counts = hand.counts
+    found = [rocket()] if hand == ROCKET_CARDS else []
+    for pattern in patterns(rules):
+        chain, remainder = divmod(size, pattern.link_size)
+        if remainder or not pattern.min_chain <= chain <= pattern.max_chain:
+            continue
+        width = pattern.width
+        for top in pattern.top_ranks(chain, rules.highest_chain_rank):
+            core = range(top - chain + 1, top + 1)
+            if counts[top] < width or any(counts[r] < width for r in core):
+                continue
+            rest = list(counts)
+            for r in core:
+                rest[r] -= pattern.width
+            fault = _kicker_fault(rest, core, pattern, rules)
+            if fault is None:
+                found.append(Play(pattern.kind, top, chain, hand))
+            elif faults is not None:
+                faults.append(fault)
+    return found
+
+
+def _kicker_fault(rest: list[int], core: range, pattern: Pattern, rules: RuleSet) -> str | None:
+    """Why ``rest`` is not a valid set of kickers for ``core``, or None if it is."""
+    size = pattern.kicker_size
+    if size == 0:  # the card count already said the core is all there is
+        return None
+    noun = pattern.noun
+    for r, count in enumerate(rest):
+        if not count:
+            continue
+        # Rule "kickers differ from the core": 6666 is a bomb, never 666 + 6.
+        if r in core:
+            return f"kickers of a {noun} must differ from its own rank{'s' if len(core) > 1 else ''}"
+        if count % size:
+            return f"kickers of a {noun} must be all single cards or all pairs"
+        # Rule "distinct kickers": 777888 33 and 6666 8 8 are no plays.
+        if rules.kickers_distinct and count != size:
+            return f"kickers of a {noun} must be distinct ranks"
+    # Rule "never both jokers as kickers": 777888 BR is no play.
+    if not rules.both_jokers_as_kickers and rest[BLACK_JOKER] and rest[RED_JOKER]:
+        return f"kickers of a {noun} may not be both jokers"
+    return None
+
+
+def _shape_fault(hand: Hand, rules: RuleSet) -> str:
+    """A reason for cards that fit no pattern's core at all."""
+    if len(hand) == 2:
+        return "two cards of different ranks (a pair is one rank; B+R is the rocket)"
+    present = [r for r in range(RANK_COUNT) if hand[r]]
+    widths = {hand[r] for r in present}
+    if len(present) > 1 and len(widths) == 1 and (width := widths.pop()) <= 3:
+        name = ("sequence", "pair sequence", "triplet sequence")[width - 1]
+        minimum = (rules.single_min_length, rules.pair_min_length, rules.triplet_min_length)
+        if present[-1] > rules.highest_chain_rank:
+            top = rank_symbol(rules.highest_chain_rank)
+            return f"a {name} stays within 3..{top}: no 2s or jokers"
+        if present[-1] - present[0] + 1 != len(present):
+            return f"ranks {' '.join(rank_symbol(r) for r in present)} are not consecutive"
+        if len(present) < minimum[width - 1]:
+            return f"a {name} needs at least {minimum[width - 1]} ranks, got {len(present)}"
+    if max(hand.counts) >= 3:
+        return "a triplet takes one single or one pair per triplet, and a quad two of them"
+    return f"{len(hand)} cards that form none of the thirteen combinations"

@@ -1,0 +1,173 @@
+"""Rule sets as data: every parameter the rule texts fix, in one value.
+
+The standard set (RULES.md) lives in ``models/standard.toml``; a user's own
+file with other values changes the plays, the beating and the move generator
+without touching their code.
+
+>>> rules = standard_rules()
+>>> rules.name, rules.single_min_length, rank_symbol(rules.highest_chain_rank)
+('standard', 5, 'A')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from cpsolver.cards import RANK_SYMBOLS, TWO, Rank, rank_symbol
+from cpsolver.errors import RulesError
+
+QUADPLEX_SHAPES = ("singles", "pairs")
+
+
+@dataclass(frozen=True, slots=True, eq=True)
+class RuleSet:
+    """The parameters of the thirteen combinations (see ``models/standard.toml``)."""
+
+    name: str
+    description: str
+    single_min_length: int
+    pair_min_length: int
+    triplet_min_length: int
+    highest_chain_rank: Rank
+    kickers_distinct: bool
+    both_jokers_as_kickers: bool
+    quadplex_shapes: tuple[str, ...]
+    digest: str = ""
+
+    def __hash__(self) -> int:
+        # Rule sets key the caches of every hot path; hashing all fields each time is slow.
+        return hash((self.name, self.digest))
+
+    @classmethod
+    def from_toml(cls, text: str, source: str = "<rules>") -> RuleSet:
+        """Parse and validate a rule set file's text; errors name ``source``."""
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise RulesError(f"{source}: not valid TOML: {error}") from None
+        reader = _FieldReader(data, source)
+        rules = cls(
+            name=reader.take("name", str),
+            description=reader.take("description", str),
+            single_min_length=reader.take("sequences.single_min_length", int),
+            pair_min_length=reader.take("sequences.pair_min_length", int),
+            triplet_min_length=reader.take("sequences.triplet_min_length", int),
+            highest_chain_rank=_chain_rank(reader.take("sequences.highest_rank", str), source),
+            kickers_distinct=reader.take("kickers.distinct", bool),
+            both_jokers_as_kickers=reader.take("kickers.both_jokers", bool),
+            quadplex_shapes=tuple(reader.take("quadplex.shapes", list)),
+            digest=hashlib.sha256(text.encode()).hexdigest()[:16],
+        )
+        reader.reject_unknown()
+        rules._check(source)
+        return rules
+
+    def _check(self, source: str) -> None:
+        chain_ranks = self.highest_chain_rank + 1
+        for field, length in (
+            ("sequences.single_min_length", self.single_min_length),
+            ("sequences.pair_min_length", self.pair_min_length),
+            ("sequences.triplet_min_length", self.triplet_min_length),
+        ):
+            if not 2 <= length <= chain_ranks:
+                raise RulesError(
+                    f"{source}: {field} = {length} is impossible: a sequence up to "
+                    f"{rank_symbol(self.highest_chain_rank)} has 2 to {chain_ranks} ranks"
+                )
+        for shape in self.quadplex_shapes:
+            if shape not in QUADPLEX_SHAPES:
+                raise RulesError(
+                    f"{source}: quadplex.shapes: unknown shape {shape!r} "
+                    f"(known: {', '.join(QUADPLEX_SHAPES)})"
+                )
+        if len(set(self.quadplex_shapes)) != len(self.quadplex_shapes):
+            raise RulesError(f"{source}: quadplex.shapes lists a shape twice")
+
+
+def _chain_rank(symbol: str, source: str) -> Rank:
+    """Rule "sequences stay within 3..A": the top rank a chain may reach."""
+    rank = RANK_SYMBOLS.find(symbol.upper()) if len(symbol) == 1 else -1
+    if not 0 <= rank <= TWO:
+        raise RulesError(
+            f"{source}: sequences.highest_rank = {symbol!r} is impossible: "
+            f"it must be one of {RANK_SYMBOLS[: TWO + 1]} (jokers are never in a sequence)"
+        )
+    return rank
+
+
+class _FieldReader:
+    """Takes dotted fields out of parsed TOML, checking presence and type."""
+
+    def __init__(self, data: dict[str, Any], source: str) -> None:
+        self._data = data
+        self._source = source
+        self._taken: set[str] = set()
+
+    def take(self, dotted: str, kind: type) -> Any:
+        node: Any = self._data
+        for part in dotted.split("."):
+            if not isinstance(node, dict) or part not in node:
+                raise RulesError(f"{self._source}: missing field {dotted!r}")
+            node = node[part]
+        # bool is an int subclass: "5 = true" must not pass as a length.
+        if not isinstance(node, kind) or (kind is int and isinstance(node, bool)):
+            raise RulesError(
+                f"{self._source}: field {dotted!r} must be {kind.__name__}, "
+                f"got {type(node).__name__} {node!r}"
+            )
+        if kind is list and not all(isinstance(item, str) for item in node):
+            raise RulesError(f"{self._source}: field {dotted!r} must be a list of strings")
+        self._taken.add(dotted)
+        return node
+
+    def reject_unknown(self) -> None:
+        for dotted in _leaf_fields(self._data):
+            if dotted not in self._taken:
+                raise RulesError(f"{self._source}: unknown field {dotted!r}")
+
+
+def _leaf_fields(data: dict[str, Any], prefix: str = "") -> list[str]:
+    fields = []
+    for key, value in data.items():
+        if isinstance(value, dict):
+            fields.extend(_leaf_fields(value, f"{prefix}{key}."))
+        else:
+            fields.append(f"{prefix}{key}")
+    return fields
+
+
+def bundled_rule_names() -> list[str]:
+    """The names of the rule sets shipped in ``models/``."""
+    folder = resources.files("cpsolver") / "models"
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+@cache
+def load_rules(name_or_path: str) -> RuleSet:
+    """A bundled rule set by name (``standard``), or a TOML file by path."""
+    if name_or_path in bundled_rule_names():
+        resource = resources.files("cpsolver") / "models" / f"{name_or_path}.toml"
+        return RuleSet.from_toml(resource.read_text(encoding="utf-8"), f"{name_or_path}.toml")
+    path = Path(name_or_path)
+    if not path.is_file():
+        raise RulesError(
+            f"no rule set named {name_or_path!r} and no such file "
+            f"(bundled: {', '.join(bundled_rule_names())})"
+        )
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RulesError(f"{path}: cannot read: {error}") from None
+    return RuleSet.from_toml(text, str(path))
+
+
+def standard_rules() -> RuleSet:
+    """The rule set of RULES.md, from the packaged ``models/standard.toml``."""
+    return load_rules("standard")
+

@@ -1,0 +1,29 @@
+"""The reference the move generator is checked against: brute force.
+
+Every sub-multiset of a hand's count vector is read with ``readings`` (the
+definitions of RULES.md, applied directly); nothing here shares code with
+the generator.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+from cpsolver.cards import Hand
+from cpsolver.plays import Play, beats, readings
+from cpsolver.rules import RuleSet
+
+
+def sub_hands(hand: Hand) -> list[Hand]:
+    """Every non-empty sub-multiset of ``hand``."""
+    return [Hand(counts) for counts in product(*(range(c + 1) for c in hand.counts)) if any(counts)]
+
+
+def brute_plays(hand: Hand, rules: RuleSet | None = None) -> set[Play]:
+    """Every play contained in ``hand``, by classifying every sub-multiset."""
+    return {play for sub in sub_hands(hand) for play in readings(sub, rules)}
+
+
+def brute_answers(hand: Hand, target: Play, rules: RuleSet | None = None) -> set[Play]:
+    """Every play contained in ``hand`` that beats ``target``."""
+    return {play for play in brute_plays(hand, rules) if beats(play, target)}
