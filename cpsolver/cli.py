@@ -38,16 +38,22 @@ class _Group(click.Group):
 
 
 def _read_cards(text: str) -> str:
-    """Card text from the argument itself, from stdin (``-``) or a file (``@PATH``)."""
+    """Card text from the argument itself, from stdin (``-``) or a file (``@PATH``).
+
+    In stdin and files, ``#`` starts a comment that runs to the end of the line.
+    """
     if text == "-":
-        return click.get_text_stream("stdin").read()
-    if text.startswith("@"):
+        content = sys.stdin.read()
+    elif text.startswith("@"):
         try:
             with open(text[1:], encoding="utf-8") as file:
-                return file.read()
-        except OSError as error:
-            raise BadInput(f"cannot read {text[1:]}: {error.strerror}") from None
-    return text
+                content = file.read()
+        except (OSError, UnicodeDecodeError) as error:
+            reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+            raise BadInput(f"cannot read {text[1:]}: {reason}") from None
+    else:
+        return text
+    return " ".join(line.split("#", 1)[0] for line in content.splitlines())
 
 
 def _common_options(command: F) -> F:

@@ -131,8 +131,10 @@ def patterns(rules: RuleSet) -> tuple[Pattern, ...]:
 class Play:
     """One combination: its cards, kind, ordering rank and shape.
 
-    Plays compare equal when kind and cards are equal. ``family`` is what
-    ordinary beating compares: kind, chain length and card count.
+    A play is one reading of its cards: plays compare equal when kind, rank,
+    chain and cards are equal (under the standard rules the cards alone fix
+    the rest; looser rule sets can read one multiset two ways). ``family`` is
+    what ordinary beating compares: kind, chain length and card count.
 
     >>> Play.parse("TJQKA")
     Play.parse('TJQKA')
@@ -154,7 +156,7 @@ class Play:
         self.chain = chain
         self.cards = cards
         self.family = (kind, chain, len(cards))
-        self._hash = hash((kind, cards))
+        self._hash = hash((kind, rank, cards))
 
     @classmethod
     def parse(cls, text: str, rules: RuleSet | None = None) -> Play:
@@ -198,7 +200,12 @@ class Play:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
             return NotImplemented
-        return self.kind is other.kind and self.cards == other.cards
+        return (
+            self.kind is other.kind
+            and self.rank == other.rank
+            and self.chain == other.chain
+            and self.cards == other.cards
+        )
 
     def __hash__(self) -> int:
         return self._hash
@@ -260,8 +267,8 @@ def classify(cards: Hand | str, rules: RuleSet | None = None) -> Play:
     faults: list[str] = []
     found = _read(hand, rules, faults)
     if len(found) > 1:
-        kinds = " and ".join(p.kind.value for p in found)
-        raise AmbiguousPlayError(f"{hand}: reads as {kinds}; name the kind")
+        kinds = ", ".join(f"{p.kind.value} (rank {rank_symbol(p.rank)})" for p in found)
+        raise AmbiguousPlayError(f"{hand}: reads as {kinds} under the {rules.name} rules")
     if not found:
         if not hand:
             raise InvalidPlayError("no cards")

@@ -1,0 +1,168 @@
+"""Rule sets as data: loading, validation, and the generator obeying every field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from brute_force import brute_answers, brute_plays
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_movegen import hands
+
+from cpsolver.cards import ACE, RANK_SYMBOLS, Hand
+from cpsolver.errors import AmbiguousPlayError, RulesError
+from cpsolver.movegen import MoveGenerator, answers, can_answer, plays
+from cpsolver.plays import Kind, Play, classify, readings
+from cpsolver.rules import RuleSet, bundled_rule_names, load_rules, standard_rules
+
+STANDARD_TEXT = (Path(__file__).parents[1] / "models" / "standard.toml").read_text()
+
+
+def variant(**changes: str) -> str:
+    """The standard file's text with some ``key = value`` lines replaced."""
+    lines = []
+    for line in STANDARD_TEXT.splitlines():
+        key = line.split("=")[0].strip()
+        lines.append(f"{key} = {changes.pop(key)}" if key in changes else line)
+    assert not changes, f"no such keys: {changes}"
+    return "\n".join(lines)
+
+
+LOOSE = RuleSet.from_toml(
+    variant(
+        name='"loose"', single_min_length="3", pair_min_length="2", triplet_min_length="3",
+        highest_rank='"2"', distinct="false", both_jokers="true", shapes='["pairs"]',
+    ),
+    "loose.toml",
+)
+STRICT = RuleSet.from_toml(
+    variant(name='"strict"', single_min_length="6", highest_rank='"K"', shapes="[]"),
+    "strict.toml",
+)
+
+
+def test_standard_rules_are_those_of_rules_md() -> None:
+    rules = standard_rules()
+    assert (rules.single_min_length, rules.pair_min_length, rules.triplet_min_length) == (5, 3, 2)
+    assert rules.highest_chain_rank == ACE
+    assert rules.kickers_distinct and not rules.both_jokers_as_kickers
+    assert rules.quadplex_shapes == ("singles", "pairs")
+    assert "standard" in bundled_rule_names()
+
+
+def test_the_packaged_copy_is_the_models_file() -> None:
+    packaged = Path(__file__).parents[1] / "cpsolver" / "models" / "standard.toml"
+    assert packaged.read_text() == STANDARD_TEXT
+
+
+def test_a_rules_file_loads_by_path(tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text(variant(name='"mine"', single_min_length="6"))
+    assert load_rules(str(path)).single_min_length == 6
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("extra = 1\n" + variant(), "t.toml: unknown field 'extra'"),
+        (variant() + "\n[kickers.more]\nx = 1", "t.toml: unknown field 'kickers.more.x'"),
+        (STANDARD_TEXT.replace("both_jokers = false", ""), "t.toml: missing field 'kickers.both_jokers'"),
+        (variant(single_min_length='"5"'),
+         "t.toml: field 'sequences.single_min_length' must be int, got str '5'"),
+        (variant(pair_min_length="true"),
+         "t.toml: field 'sequences.pair_min_length' must be int, got bool True"),
+        (variant(distinct="1"), "t.toml: field 'kickers.distinct' must be bool, got int 1"),
+        (variant(single_min_length="1"),
+         "t.toml: sequences.single_min_length = 1 is impossible: "
+         "a sequence up to A has 2 to 12 ranks"),
+        (variant(single_min_length="6", highest_rank='"7"'),
+         "t.toml: sequences.single_min_length = 6 is impossible: "
+         "a sequence up to 7 has 2 to 5 ranks"),
+        (variant(highest_rank='"B"'),
+         "t.toml: sequences.highest_rank = 'B' is impossible: it must be one of "
+         "3456789TJQKA2 (jokers are never in a sequence)"),
+        (variant(shapes='["triples"]'),
+         "t.toml: quadplex.shapes: unknown shape 'triples' (known: singles, pairs)"),
+        (variant(shapes='["pairs", "pairs"]'), "t.toml: quadplex.shapes lists a shape twice"),
+        (variant(shapes="[1]"), "t.toml: field 'quadplex.shapes' must be a list of strings"),
+        ("name = ", "t.toml: not valid TOML: "),
+    ],
+)
+def test_bad_rules_files_are_refused_with_the_reason(text: str, message: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_toml(text, "t.toml")
+    assert str(caught.value).startswith(message)
+
+
+def test_unknown_rule_set_names() -> None:
+    with pytest.raises(RulesError, match="no rule set named 'nope' and no such file"):
+        load_rules("nope")
+
+
+# Every field changes what is a play, with no change to the generator's code.
+@pytest.mark.parametrize(
+    ("cards", "standard", "loose", "strict"),
+    [
+        ("345", None, Kind.SEQUENCE, None),  # single_min_length
+        ("34567", Kind.SEQUENCE, Kind.SEQUENCE, None),
+        ("3344", None, Kind.PAIR_SEQUENCE, None),  # pair_min_length
+        ("333444", Kind.TRIPLET_SEQUENCE, None, Kind.TRIPLET_SEQUENCE),  # triplet_min_length
+        ("JQKA2", None, Kind.SEQUENCE, None),  # highest_rank
+        ("9TJQKA", Kind.SEQUENCE, Kind.SEQUENCE, None),
+        ("333444555 667", None, Kind.TRIPLET_SEQUENCE_SINGLES, None),  # distinct
+        ("333444555 6BR", None, Kind.TRIPLET_SEQUENCE_SINGLES, None),  # both_jokers
+        ("666689", Kind.QUADPLEX, None, None),  # shapes
+        ("66667799", Kind.QUADPLEX, Kind.QUADPLEX, None),
+    ],
+)
+def test_each_field_changes_the_plays(
+    cards: str, standard: Kind | None, loose: Kind | None, strict: Kind | None
+) -> None:
+    for rules, kind in ((standard_rules(), standard), (LOOSE, loose), (STRICT, strict)):
+        found = [play.kind for play in readings(cards, rules)]
+        assert found == ([kind] if kind else []), rules.name
+
+
+def test_loose_rules_can_read_one_multiset_two_ways() -> None:
+    cards = Hand.parse("333444555 666")
+    expected = [
+        (Kind.TRIPLET_SEQUENCE, "6"),
+        (Kind.TRIPLET_SEQUENCE_SINGLES, "5"),  # 333444555 + 6 6 6
+        (Kind.TRIPLET_SEQUENCE_SINGLES, "6"),  # 444555666 + 3 3 3
+    ]
+    assert [(p.kind, RANK_SYMBOLS[p.rank]) for p in readings(cards, LOOSE)] == expected
+    with pytest.raises(AmbiguousPlayError) as caught:
+        classify(cards, LOOSE)
+    assert str(caught.value) == (
+        "333444555666: reads as triplet_sequence (rank 6), triplet_sequence_singles (rank 5), "
+        "triplet_sequence_singles (rank 6) under the loose rules"
+    )
+    assert len({p for p in plays(cards, LOOSE) if p.cards == cards}) == 3
+
+
+def test_a_rule_set_without_quadplexes_answers_none() -> None:
+    quadplex = Play.parse("3333 44 55")
+    assert answers(Hand.parse("AAA KK QQ JJ"), quadplex, STRICT) == []
+    assert not can_answer(Hand.parse("AAA KK QQ JJ"), quadplex, STRICT)
+
+
+@pytest.mark.parametrize("rules", [LOOSE, STRICT], ids=lambda r: r.name)
+@settings(max_examples=60, deadline=None)
+@given(hand=hands(1, 16), target_source=hands(1, 20), data=st.data())
+def test_generator_equals_brute_force_under_other_rules(
+    rules: RuleSet, hand: Hand, target_source: Hand, data: st.DataObject
+) -> None:
+    generated = plays(hand, rules)
+    assert len(generated) == len(set(generated))
+    assert set(generated) == brute_plays(hand, rules)
+    target = data.draw(st.sampled_from(plays(target_source, rules)))
+    found = answers(hand, target, rules)
+    assert set(found) == brute_answers(hand, target, rules)
+    assert can_answer(hand, target, rules) == bool(found)
+
+
+def test_a_generator_is_built_from_a_rule_set_alone() -> None:
+    mine = MoveGenerator(STRICT)
+    assert mine.rules is STRICT
+    assert Play.parse("345678", STRICT) in mine.plays(Hand.parse("345678"))
