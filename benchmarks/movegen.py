@@ -84,7 +84,9 @@ def main() -> None:
     print(f"{'what':<34}{'median':>10}{'p99':>10}{'vs ours':>10}")
     for size in (20, 17):
         hands = deal_hands(size, options.hands, rng)
-        targets: list[Play] = [rng.choice(picker.plays(h)) for h in deal_hands(size, options.hands, rng)]
+        targets: list[Play] = [
+            rng.choice(picker.plays(h)) for h in deal_hands(size, options.hands, rng)
+        ]
         pairs = list(zip(hands, targets))
         generator = MoveGenerator(rules)  # a fresh one: nothing interned yet
         first_pass = summary(time_each(generator.plays, hands))
@@ -92,16 +94,27 @@ def main() -> None:
         rows = [
             (f"plays() first pass, {size} cards", first_pass),
             (f"plays(), {size} cards", ours),
-            (f"answers(), {size} cards", summary(time_each(lambda p: generator.answers(*p), pairs))),
-            (f"can_answer(), {size} cards", summary(time_each(lambda p: generator.can_answer(*p), pairs))),
+            (
+                f"answers(), {size} cards",
+                summary(time_each(lambda p, g=generator: g.answers(*p), pairs)),
+            ),
+            (
+                f"can_answer(), {size} cards",
+                summary(time_each(lambda p, g=generator: g.can_answer(*p), pairs)),
+            ),
         ]
-        rows += [(f"{name} all plays, {size} cards", summary(time_each(f, hands))) for name, f in others.items()]
+        rows += [
+            (f"{name} all plays, {size} cards", summary(time_each(f, hands)))
+            for name, f in others.items()
+        ]
         for label, (median, p99) in rows:
             ratio = f"{median / ours[0]:.2f}x" if "all plays" in label else ""
             print(f"{label:<34}{median:>10.1f}{p99:>10.1f}{ratio:>10}")
         counts = [len(generator.plays(h)) for h in hands]
-        print(f"  ({size}-card hands hold {statistics.median(counts):.0f} plays at the median, "
-              f"{max(counts)} at most)")
+        print(
+            f"  ({size}-card hands hold {statistics.median(counts):.0f} plays at the median, "
+            f"{max(counts)} at most)"
+        )
 
 
 if __name__ == "__main__":

@@ -22,8 +22,23 @@ Rank = int
 
 RANK_SYMBOLS = "3456789TJQKA2BR"
 RANK_COUNT = len(RANK_SYMBOLS)
-(THREE, FOUR, FIVE, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE, TWO,
- BLACK_JOKER, RED_JOKER) = range(RANK_COUNT)
+(
+    THREE,
+    FOUR,
+    FIVE,
+    SIX,
+    SEVEN,
+    EIGHT,
+    NINE,
+    TEN,
+    JACK,
+    QUEEN,
+    KING,
+    ACE,
+    TWO,
+    BLACK_JOKER,
+    RED_JOKER,
+) = range(RANK_COUNT)
 JOKERS = (BLACK_JOKER, RED_JOKER)
 
 # Rule "four of each rank, one of each joker": the deck's count vector.
@@ -101,7 +116,7 @@ class Hand:
     True
     """
 
-    __slots__ = ("counts", "_size", "_hash")
+    __slots__ = ("_hash", "_size", "counts")
 
     counts: tuple[int, ...]
 

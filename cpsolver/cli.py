@@ -80,7 +80,7 @@ def _shape_words(play: Play) -> str:
 
 
 def _play_line(play: Play, width: int) -> str:
-    return f"{str(play):<{width}}  {play.kind.value:<24}  {rank_symbol(play.rank):<2}  {_shape_words(play)}".rstrip()
+    return f"{play!s:<{width}}  {play.kind.value:<24}  {rank_symbol(play.rank):<2}  {_shape_words(play)}".rstrip()
 
 
 def _emit_json(value: Any) -> None:
@@ -126,7 +126,9 @@ def classify_command(cards: str, as_json: bool, rules_name: str) -> None:
         _emit_json(play.as_dict())
     else:
         words = ", ".join(
-            part for part in (play.kind.value, f"rank {rank_symbol(play.rank)}", _shape_words(play)) if part
+            part
+            for part in (play.kind.value, f"rank {rank_symbol(play.rank)}", _shape_words(play))
+            if part
         )
         click.echo(f"{play}: {words}")
 

@@ -28,7 +28,16 @@ _Kickers = tuple[Rank, ...]
 class _Table:
     """One pattern compiled for generation: its interned plays by (chain, top)."""
 
-    __slots__ = ("pattern", "width", "kicker_size", "wanted", "min_chain", "max_chain", "cores", "kicked")
+    __slots__ = (
+        "cores",
+        "kicked",
+        "kicker_size",
+        "max_chain",
+        "min_chain",
+        "pattern",
+        "wanted",
+        "width",
+    )
 
     def __init__(self, pattern: Pattern) -> None:
         self.pattern = pattern
@@ -39,9 +48,7 @@ class _Table:
         self.max_chain = pattern.max_chain
         chains = range(pattern.max_chain + 1)
         self.cores: list[list[Play | None]] = [[None] * RANK_COUNT for _ in chains]
-        self.kicked: list[list[dict[_Kickers, Play]]] = [
-            [{} for _ in _RANKS] for _ in chains
-        ]
+        self.kicked: list[list[dict[_Kickers, Play]]] = [[{} for _ in _RANKS] for _ in chains]
 
     def core(self, chain: int, top: Rank) -> Play:
         """The interned play of the bare core ``chain`` ranks ending at ``top``."""
@@ -183,8 +190,11 @@ class MoveGenerator:
             choices = dict.fromkeys(choices)  # equal ranks give equal choices
         # Rule "never both jokers as kickers"; jokers sort last in a choice.
         skip_rocket = (
-            size == 1 and wanted > 1 and not self._both_jokers
-            and counts[BLACK_JOKER] and counts[RED_JOKER]
+            size == 1
+            and wanted > 1
+            and not self._both_jokers
+            and counts[BLACK_JOKER]
+            and counts[RED_JOKER]
         )
         kicked = table.kicked[chain][top]
         for kickers in choices:
@@ -225,4 +235,3 @@ def answers(hand: Hand, play: Play, rules: RuleSet | None = None) -> list[Play]:
 def can_answer(hand: Hand, play: Play, rules: RuleSet | None = None) -> bool:
     """Whether ``hand`` holds a play that beats ``play``: fast, for the solvers."""
     return generator(rules).can_answer(hand, play)
-

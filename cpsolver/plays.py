@@ -142,7 +142,7 @@ class Play:
     ('666689', {'kickers': 'singles'})
     """
 
-    __slots__ = ("kind", "rank", "chain", "cards", "family", "_hash")
+    __slots__ = ("_hash", "cards", "chain", "family", "kind", "rank")
 
     kind: Kind
     rank: Rank
@@ -318,7 +318,9 @@ def _kicker_fault(rest: list[int], core: range, pattern: Pattern, rules: RuleSet
             continue
         # Rule "kickers differ from the core": 6666 is a bomb, never 666 + 6.
         if r in core:
-            return f"kickers of a {noun} must differ from its own rank{'s' if len(core) > 1 else ''}"
+            return (
+                f"kickers of a {noun} must differ from its own rank{'s' if len(core) > 1 else ''}"
+            )
         if count % size:
             return f"kickers of a {noun} must be all single cards or all pairs"
         # Rule "distinct kickers": 777888 33 and 6666 8 8 are no plays.

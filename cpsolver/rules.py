@@ -121,7 +121,7 @@ class _FieldReader:
                 f"{self._source}: field {dotted!r} must be {kind.__name__}, "
                 f"got {type(node).__name__} {node!r}"
             )
-        if kind is list and not all(isinstance(item, str) for item in node):
+        if isinstance(node, list) and not all(isinstance(item, str) for item in node):
             raise RulesError(f"{self._source}: field {dotted!r} must be a list of strings")
         self._taken.add(dotted)
         return node
@@ -145,7 +145,9 @@ def _leaf_fields(data: dict[str, Any], prefix: str = "") -> list[str]:
 def bundled_rule_names() -> list[str]:
     """The names of the rule sets shipped in ``models/``."""
     folder = resources.files("cpsolver") / "models"
-    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+    return sorted(
+        p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
+    )
 
 
 @cache
@@ -170,4 +172,3 @@ def load_rules(name_or_path: str) -> RuleSet:
 def standard_rules() -> RuleSet:
     """The rule set of RULES.md, from the packaged ``models/standard.toml``."""
     return load_rules("standard")
-

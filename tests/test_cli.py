@@ -36,10 +36,16 @@ def test_classify_json() -> None:
 
 def test_classify_no_play_exits_1_with_the_reason() -> None:
     code, out, _ = run("classify", "777888 3 3")
-    assert (code, out) == (1, "33777888: no play: kickers of a triplet sequence must be distinct ranks\n")
+    assert (code, out) == (
+        1,
+        "33777888: no play: kickers of a triplet sequence must be distinct ranks\n",
+    )
     code, out, _ = run("classify", "JQKA2", "--json")
     assert code == 1
-    assert json.loads(out) == {"cards": "JQKA2", "error": "a sequence stays within 3..A: no 2s or jokers"}
+    assert json.loads(out) == {
+        "cards": "JQKA2",
+        "error": "a sequence stays within 3..A: no 2s or jokers",
+    }
 
 
 def test_plays_lists_every_play_sorted() -> None:
@@ -53,8 +59,12 @@ def test_plays_json_kind_filter() -> None:
     code, out, _ = run("plays", "333444 5 6", "--kind", "triplet_sequence_singles", "--json")
     assert code == 0
     assert json.loads(out) == [
-        {"cards": "33344456", "kind": "triplet_sequence_singles", "rank": "4",
-         "shape": {"triplets": 2}},
+        {
+            "cards": "33344456",
+            "kind": "triplet_sequence_singles",
+            "rank": "4",
+            "shape": {"triplets": 2},
+        },
     ]
 
 
@@ -78,11 +88,18 @@ def test_cards_from_stdin_and_from_a_file(tmp_path: Path) -> None:
     [
         (["classify", "33Z"], "Error: unknown card symbol 'Z' at position 3\n"),
         (["plays", "99999"], "Error: five 9s in one hand\n"),
-        (["plays", "345", "--beats", "34"], "Error: 34: two cards of different ranks "
-                                              "(a pair is one rank; B+R is the rocket)\n"),
-        (["plays", "345", "--rules", "nope"], "Error: no rule set named 'nope' and no such file "
-                                               "(bundled: standard)\n"),
-        (["plays", "@/no/such/file"], "Error: cannot read /no/such/file: No such file or directory\n"),
+        (
+            ["plays", "345", "--beats", "34"],
+            "Error: 34: two cards of different ranks (a pair is one rank; B+R is the rocket)\n",
+        ),
+        (
+            ["plays", "345", "--rules", "nope"],
+            "Error: no rule set named 'nope' and no such file (bundled: standard)\n",
+        ),
+        (
+            ["plays", "@/no/such/file"],
+            "Error: cannot read /no/such/file: No such file or directory\n",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
@@ -105,7 +122,7 @@ def test_unknown_kind_is_a_usage_error() -> None:
 
 def test_every_command_has_help_with_an_example() -> None:
     assert isinstance(cli, click.Group)
-    for name, command in cli.commands.items():
+    for name in cli.commands:
         code, out, _ = run(name, "--help")
         assert code == 0
         assert "Example" in out, name

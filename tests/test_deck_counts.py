@@ -21,9 +21,9 @@ from cpsolver.errors import InvalidPlayError
 from cpsolver.movegen import plays
 from cpsolver.plays import classify
 
-CHAIN_RANKS = 12   # 3..A
+CHAIN_RANKS = 12  # 3..A
 NORMAL_RANKS = 13  # 3..2
-JOKERS = 2         # B, R
+JOKERS = 2  # B, R
 
 
 def chain_places(length: int) -> int:
@@ -35,13 +35,13 @@ def expected_counts() -> dict[str, int]:
     c: dict[str, int] = {}
 
     # 1 single: one card; the deck has 15 distinct ranks (13 normal + B + R).
-    c["single"] = NORMAL_RANKS + JOKERS                               # 15
+    c["single"] = NORMAL_RANKS + JOKERS  # 15
 
     # 2 pair: two of one rank 3..2; two jokers are not a pair (one of each).
-    c["pair"] = NORMAL_RANKS                                          # 13
+    c["pair"] = NORMAL_RANKS  # 13
 
     # 3 triplet: three of one rank 3..2.
-    c["triplet"] = NORMAL_RANKS                                       # 13
+    c["triplet"] = NORMAL_RANKS  # 13
 
     # 4 triplet_single: triplet rank (13) x one card of any of the 14 other
     #   ranks (12 other normal ranks + B + R): 13 * 14.
@@ -49,7 +49,7 @@ def expected_counts() -> dict[str, int]:
 
     # 5 triplet_pair: triplet rank (13) x a pair of one of the 12 other normal
     #   ranks (2s allowed, jokers never a pair): 13 * 12.
-    c["triplet_pair"] = NORMAL_RANKS * (NORMAL_RANKS - 1)             # 156
+    c["triplet_pair"] = NORMAL_RANKS * (NORMAL_RANKS - 1)  # 156
 
     # 6 sequence: L >= 5 consecutive ranks within 3..A, one card each:
     #   sum_{L=5..12} (13 - L) = 8 + 7 + ... + 1.
@@ -72,21 +72,19 @@ def expected_counts() -> dict[str, int]:
     #   (Each kicker rank is used once and no kicker is a chain rank, so every
     #   choice fits in the deck; the sum is zero from n = 8 on.)
     c["triplet_sequence_singles"] = sum(
-        chain_places(n)
-        * (comb(NORMAL_RANKS - n + JOKERS, n) - comb(NORMAL_RANKS - n, n - 2))
+        chain_places(n) * (comb(NORMAL_RANKS - n + JOKERS, n) - comb(NORMAL_RANKS - n, n - 2))
         for n in range(2, CHAIN_RANKS + 1)
-    )                                                                 # 7516
+    )  # 7516
 
     # 10 triplet_sequence_pairs: n >= 2 consecutive triplets within 3..A
     #   (13 - n places) + n pairs of n distinct normal ranks off the chain
     #   (2s allowed, jokers never a pair): sum_n (13 - n) * C(13 - n, n).
     c["triplet_sequence_pairs"] = sum(
-        chain_places(n) * comb(NORMAL_RANKS - n, n)
-        for n in range(2, CHAIN_RANKS + 1)
-    )                                                                 # 3436
+        chain_places(n) * comb(NORMAL_RANKS - n, n) for n in range(2, CHAIN_RANKS + 1)
+    )  # 3436
 
     # 11 bomb: four of one rank 3..2.
-    c["bomb"] = NORMAL_RANKS                                          # 13
+    c["bomb"] = NORMAL_RANKS  # 13
 
     # 12 rocket: B + R, exactly one.
     c["rocket"] = 1
@@ -97,8 +95,8 @@ def expected_counts() -> dict[str, int]:
     #   pairs: quad rank (13) x two pairs of two distinct other normal ranks
     #     (jokers never a pair): C(12, 2).
     quad_singles = NORMAL_RANKS * (comb(NORMAL_RANKS - 1 + JOKERS, 2) - 1)  # 13 * 90 = 1170
-    quad_pairs = NORMAL_RANKS * comb(NORMAL_RANKS - 1, 2)                   # 13 * 66 = 858
-    c["quadplex"] = quad_singles + quad_pairs                               # 2028
+    quad_pairs = NORMAL_RANKS * comb(NORMAL_RANKS - 1, 2)  # 13 * 66 = 858
+    c["quadplex"] = quad_singles + quad_pairs  # 2028
 
     return c
 
@@ -145,9 +143,7 @@ def test_deck_plays_are_distinct_multisets():
 
 def test_deck_plays_quadplex_shapes():
     """Quadplex: 13 * (C(14,2) - 1) of shape singles and 13 * C(12,2) of shape pairs."""
-    shapes = Counter(
-        p.shape["kickers"] for p in plays(Hand.deck()) if p.kind.value == "quadplex"
-    )
+    shapes = Counter(p.shape["kickers"] for p in plays(Hand.deck()) if p.kind.value == "quadplex")
     assert shapes == {
         "singles": NORMAL_RANKS * (comb(14, 2) - 1),
         "pairs": NORMAL_RANKS * comb(12, 2),
@@ -157,19 +153,17 @@ def test_deck_plays_quadplex_shapes():
 def test_deck_plays_triplet_sequence_singles_by_length():
     """Kind 9 with n triplets: (13 - n) * (C(15 - n, n) - C(13 - n, n - 2)) for n = 2..7."""
     by_n = Counter(
-        p.shape["triplets"] for p in plays(Hand.deck())
+        p.shape["triplets"]
+        for p in plays(Hand.deck())
         if p.kind.value == "triplet_sequence_singles"
     )
-    assert by_n == {
-        n: (13 - n) * (comb(15 - n, n) - comb(13 - n, n - 2)) for n in range(2, 8)
-    }
+    assert by_n == {n: (13 - n) * (comb(15 - n, n) - comb(13 - n, n - 2)) for n in range(2, 8)}
 
 
 def test_deck_plays_triplet_sequence_pairs_by_length():
     """Kind 10 with n triplets: (13 - n) * C(13 - n, n) for n = 2..6."""
     by_n = Counter(
-        p.shape["triplets"] for p in plays(Hand.deck())
-        if p.kind.value == "triplet_sequence_pairs"
+        p.shape["triplets"] for p in plays(Hand.deck()) if p.kind.value == "triplet_sequence_pairs"
     )
     assert by_n == {n: (13 - n) * comb(13 - n, n) for n in range(2, 7)}
 
@@ -201,12 +195,12 @@ def test_classify_over_all_small_multisets_matches_formulas():
         "triplet": 13,
         "triplet_single": 13 * 14,
         "triplet_pair": 13 * 12,
-        "sequence": chain_places(5) + chain_places(6),          # lengths 5 and 6
-        "pair_sequence": chain_places(3),                        # 3 pairs = 6 cards
-        "triplet_sequence": chain_places(2),                     # 2 triplets = 6 cards
+        "sequence": chain_places(5) + chain_places(6),  # lengths 5 and 6
+        "pair_sequence": chain_places(3),  # 3 pairs = 6 cards
+        "triplet_sequence": chain_places(2),  # 2 triplets = 6 cards
         "bomb": 13,
         "rocket": 1,
-        "quadplex": 13 * (comb(14, 2) - 1),                      # singles shape: 6 cards
+        "quadplex": 13 * (comb(14, 2) - 1),  # singles shape: 6 cards
     }
     assert dict(found) == expected
     assert sum(expected.values()) == 1599

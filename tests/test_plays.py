@@ -57,15 +57,28 @@ def test_every_kind_occurs_in_the_deck() -> None:
 @pytest.mark.parametrize(
     ("cards", "expected"),
     [
-        ("777888TJ", {"cards": "777888TJ", "kind": "triplet_sequence_singles", "rank": "8",
-                      "shape": {"triplets": 2}}),
+        (
+            "777888TJ",
+            {
+                "cards": "777888TJ",
+                "kind": "triplet_sequence_singles",
+                "rank": "8",
+                "shape": {"triplets": 2},
+            },
+        ),
         ("TJQKA", {"cards": "TJQKA", "kind": "sequence", "rank": "A", "shape": {"length": 5}}),
-        ("334455", {"cards": "334455", "kind": "pair_sequence", "rank": "5",
-                    "shape": {"length": 3}}),
-        ("666689", {"cards": "666689", "kind": "quadplex", "rank": "6",
-                    "shape": {"kickers": "singles"}}),
-        ("99JJJJQQ", {"cards": "99JJJJQQ", "kind": "quadplex", "rank": "J",
-                      "shape": {"kickers": "pairs"}}),
+        (
+            "334455",
+            {"cards": "334455", "kind": "pair_sequence", "rank": "5", "shape": {"length": 3}},
+        ),
+        (
+            "666689",
+            {"cards": "666689", "kind": "quadplex", "rank": "6", "shape": {"kickers": "singles"}},
+        ),
+        (
+            "99JJJJQQ",
+            {"cards": "99JJJJQQ", "kind": "quadplex", "rank": "J", "shape": {"kickers": "pairs"}},
+        ),
         ("BR", {"cards": "BR", "kind": "rocket", "rank": "R", "shape": {}}),
         ("B", {"cards": "B", "kind": "single", "rank": "B", "shape": {}}),
     ],
@@ -91,10 +104,14 @@ def test_json_form(cards: str, expected: dict[str, object]) -> None:
         ("34568", "34568: ranks 3 4 5 6 8 are not consecutive"),
         ("3456", "3456: a sequence needs at least 5 ranks, got 4"),
         ("3344", "3344: a pair sequence needs at least 3 ranks, got 2"),
-        ("333444 6 77", "333444677: a triplet takes one single or one pair per triplet, "
-                        "and a quad two of them"),
-        ("3334445677", "3334445677: kickers of a triplet sequence must be all single cards "
-                       "or all pairs"),
+        (
+            "333444 6 77",
+            "333444677: a triplet takes one single or one pair per triplet, and a quad two of them",
+        ),
+        (
+            "3334445677",
+            "3334445677: kickers of a triplet sequence must be all single cards or all pairs",
+        ),
         ("3579", "3579: ranks 3 5 7 9 are not consecutive"),
         ("3JQKA", "3JQKA: ranks 3 J Q K A are not consecutive"),
         ("345 2", "3452: a sequence stays within 3..A: no 2s or jokers"),

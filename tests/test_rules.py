@@ -31,8 +31,14 @@ def variant(**changes: str) -> str:
 
 LOOSE = RuleSet.from_toml(
     variant(
-        name='"loose"', single_min_length="3", pair_min_length="2", triplet_min_length="3",
-        highest_rank='"2"', distinct="false", both_jokers="true", shapes='["pairs"]',
+        name='"loose"',
+        single_min_length="3",
+        pair_min_length="2",
+        triplet_min_length="3",
+        highest_rank='"2"',
+        distinct="false",
+        both_jokers="true",
+        shapes='["pairs"]',
     ),
     "loose.toml",
 )
@@ -67,23 +73,44 @@ def test_a_rules_file_loads_by_path(tmp_path: Path) -> None:
     [
         ("extra = 1\n" + variant(), "t.toml: unknown field 'extra'"),
         (variant() + "\n[kickers.more]\nx = 1", "t.toml: unknown field 'kickers.more.x'"),
-        (STANDARD_TEXT.replace("both_jokers = false", ""), "t.toml: missing field 'kickers.both_jokers'"),
-        (variant(single_min_length='"5"'),
-         "t.toml: field 'sequences.single_min_length' must be int, got str '5'"),
-        (variant(pair_min_length="true"),
-         "t.toml: field 'sequences.pair_min_length' must be int, got bool True"),
+        (
+            STANDARD_TEXT.replace("both_jokers = false", ""),
+            "t.toml: missing field 'kickers.both_jokers'",
+        ),
+        (
+            variant(single_min_length='"5"'),
+            "t.toml: field 'sequences.single_min_length' must be int, got str '5'",
+        ),
+        (
+            variant(pair_min_length="true"),
+            "t.toml: field 'sequences.pair_min_length' must be int, got bool True",
+        ),
         (variant(distinct="1"), "t.toml: field 'kickers.distinct' must be bool, got int 1"),
-        (variant(single_min_length="1"),
-         "t.toml: sequences.single_min_length = 1 is impossible: "
-         "a sequence up to A has 2 to 12 ranks"),
-        (variant(single_min_length="6", highest_rank='"7"'),
-         "t.toml: sequences.single_min_length = 6 is impossible: "
-         "a sequence up to 7 has 2 to 5 ranks"),
-        (variant(highest_rank='"B"'),
-         "t.toml: sequences.highest_rank = 'B' is impossible: it must be one of "
-         "3456789TJQKA2 (jokers are never in a sequence)"),
-        (variant(shapes='["triples"]'),
-         "t.toml: quadplex.shapes: unknown shape 'triples' (known: singles, pairs)"),
+        (
+            variant(single_min_length="1"),
+            (
+                "t.toml: sequences.single_min_length = 1 is impossible: "
+                "a sequence up to A has 2 to 12 ranks"
+            ),
+        ),
+        (
+            variant(single_min_length="6", highest_rank='"7"'),
+            (
+                "t.toml: sequences.single_min_length = 6 is impossible: "
+                "a sequence up to 7 has 2 to 5 ranks"
+            ),
+        ),
+        (
+            variant(highest_rank='"B"'),
+            (
+                "t.toml: sequences.highest_rank = 'B' is impossible: it must be one of "
+                "3456789TJQKA2 (jokers are never in a sequence)"
+            ),
+        ),
+        (
+            variant(shapes='["triples"]'),
+            "t.toml: quadplex.shapes: unknown shape 'triples' (known: singles, pairs)",
+        ),
         (variant(shapes='["pairs", "pairs"]'), "t.toml: quadplex.shapes lists a shape twice"),
         (variant(shapes="[1]"), "t.toml: field 'quadplex.shapes' must be a list of strings"),
         ("name = ", "t.toml: not valid TOML: "),

@@ -90,8 +90,11 @@ def test_notation_aliases_equal_canonical_hands():
 UNKNOWN_SYMBOL_CASES = [
     pytest.param("33 44 Z", "unknown card symbol 'Z' at position 7", id="'Z' at position 7"),
     pytest.param("Z", "unknown card symbol 'Z' at position 1", id="position is 1-based"),
-    pytest.param("3-4,5 ?", "unknown card symbol '?' at position 7",
-                 id="separators count toward the position"),
+    pytest.param(
+        "3-4,5 ?",
+        "unknown card symbol '?' at position 7",
+        id="separators count toward the position",
+    ),
     pytest.param("10 1", "unknown card symbol '1' at position 4", id="a lone 1 is not `10`"),
     pytest.param("3456 0", "unknown card symbol '0' at position 6", id="a lone 0 is unknown"),
 ]
@@ -142,18 +145,26 @@ KIND_CASES = [
     # 3 triplet
     pytest.param("999", "triplet", "9", {}, id="triplet: three of one rank, 9-9-9"),
     pytest.param("222", "triplet", "2", {}, id="triplet: three 2s are a triplet"),
-    pytest.param("333", "triplet", "3", {},
-                 id="triplet: 333 alone is a triplet, not a triplet_sequence"),
+    pytest.param(
+        "333", "triplet", "3", {}, id="triplet: 333 alone is a triplet, not a triplet_sequence"
+    ),
     # 4 triplet_single
     pytest.param("6668", "triplet_single", "6", {}, id="triplet_single: 6-6-6-8"),
     pytest.param("333 2", "triplet_single", "3", {}, id="triplet_single: 333 2 (a 2 kicker)"),
-    pytest.param("333 B", "triplet_single", "3", {},
-                 id="triplet_single: 333 B (a joker may be it)"),
-    pytest.param("333 R", "triplet_single", "3", {},
-                 id="triplet_single: 333 R (a joker may be it)"),
+    pytest.param(
+        "333 B", "triplet_single", "3", {}, id="triplet_single: 333 B (a joker may be it)"
+    ),
+    pytest.param(
+        "333 R", "triplet_single", "3", {}, id="triplet_single: 333 R (a joker may be it)"
+    ),
     pytest.param("222 3", "triplet_single", "2", {}, id="triplet_single: triplet of 2s + 3"),
-    pytest.param("999 3", "triplet_single", "9", {},
-                 id="triplet_single: ranked by the triplet (999 3 is rank 9)"),
+    pytest.param(
+        "999 3",
+        "triplet_single",
+        "9",
+        {},
+        id="triplet_single: ranked by the triplet (999 3 is rank 9)",
+    ),
     # 5 triplet_pair
     pytest.param("QQQ66", "triplet_pair", "Q", {}, id="triplet_pair: Q-Q-Q-6-6"),
     pytest.param("333 22", "triplet_pair", "3", {}, id="triplet_pair: 333 22 (2s allowed)"),
@@ -161,65 +172,147 @@ KIND_CASES = [
     # 6 sequence
     pytest.param("89TJQ", "sequence", "Q", {"length": 5}, id="sequence: 8-9-10-J-Q"),
     pytest.param("34567", "sequence", "7", {"length": 5}, id="sequence: lowest 34567"),
-    pytest.param("TJQKA", "sequence", "A", {"length": 5},
-                 id="sequence: TJQKA is the highest five-card sequence, rank A"),
-    pytest.param("3456789TJQKA", "sequence", "A", {"length": 12},
-                 id="sequence: all twelve ranks 3..A"),
+    pytest.param(
+        "TJQKA",
+        "sequence",
+        "A",
+        {"length": 5},
+        id="sequence: TJQKA is the highest five-card sequence, rank A",
+    ),
+    pytest.param(
+        "3456789TJQKA", "sequence", "A", {"length": 12}, id="sequence: all twelve ranks 3..A"
+    ),
     # 7 pair_sequence
-    pytest.param("TTJJQQKK", "pair_sequence", "K", {"length": 4},
-                 id="pair_sequence: 10-10-J-J-Q-Q-K-K"),
-    pytest.param("334455", "pair_sequence", "5", {"length": 3},
-                 id="pair_sequence: >= 3 consecutive pairs (334455)"),
-    pytest.param("QQKKAA", "pair_sequence", "A", {"length": 3},
-                 id="pair_sequence: within 3..A, ending at A"),
+    pytest.param(
+        "TTJJQQKK", "pair_sequence", "K", {"length": 4}, id="pair_sequence: 10-10-J-J-Q-Q-K-K"
+    ),
+    pytest.param(
+        "334455",
+        "pair_sequence",
+        "5",
+        {"length": 3},
+        id="pair_sequence: >= 3 consecutive pairs (334455)",
+    ),
+    pytest.param(
+        "QQKKAA", "pair_sequence", "A", {"length": 3}, id="pair_sequence: within 3..A, ending at A"
+    ),
     # 8 triplet_sequence
-    pytest.param("444555", "triplet_sequence", "5", {"triplets": 2},
-                 id="triplet_sequence: 4-4-4-5-5-5"),
-    pytest.param("KKKAAA", "triplet_sequence", "A", {"triplets": 2},
-                 id="triplet_sequence: within 3..A, ending at A"),
-    pytest.param("333444555666", "triplet_sequence", "6", {"triplets": 4},
-                 id="triplet_sequence: 333444555666 is four triplets"),
+    pytest.param(
+        "444555", "triplet_sequence", "5", {"triplets": 2}, id="triplet_sequence: 4-4-4-5-5-5"
+    ),
+    pytest.param(
+        "KKKAAA",
+        "triplet_sequence",
+        "A",
+        {"triplets": 2},
+        id="triplet_sequence: within 3..A, ending at A",
+    ),
+    pytest.param(
+        "333444555666",
+        "triplet_sequence",
+        "6",
+        {"triplets": 4},
+        id="triplet_sequence: 333444555666 is four triplets",
+    ),
     # 9 triplet_sequence_singles
-    pytest.param("77788836", "triplet_sequence_singles", "8", {"triplets": 2},
-                 id="triplet_sequence_singles: 7-7-7-8-8-8-3-6, rank 8"),
-    pytest.param("777888 2 R", "triplet_sequence_singles", "8", {"triplets": 2},
-                 id="triplet_sequence_singles: 777888 2 R is valid"),
-    pytest.param("777888 2 B", "triplet_sequence_singles", "8", {"triplets": 2},
-                 id="triplet_sequence_singles: a 2 and one joker may be among them"),
-    pytest.param("333444 5 6", "triplet_sequence_singles", "4", {"triplets": 2},
-                 id="triplet_sequence_singles: only the triplets have to be in sequence"),
-    pytest.param("KKKAAA 2 B", "triplet_sequence_singles", "A", {"triplets": 2},
-                 id="triplet_sequence_singles: chain ending at A with 2 and joker"),
-    pytest.param("333444555 9 J 2", "triplet_sequence_singles", "5", {"triplets": 3},
-                 id="triplet_sequence_singles: n triplets + n singles (n=3)"),
+    pytest.param(
+        "77788836",
+        "triplet_sequence_singles",
+        "8",
+        {"triplets": 2},
+        id="triplet_sequence_singles: 7-7-7-8-8-8-3-6, rank 8",
+    ),
+    pytest.param(
+        "777888 2 R",
+        "triplet_sequence_singles",
+        "8",
+        {"triplets": 2},
+        id="triplet_sequence_singles: 777888 2 R is valid",
+    ),
+    pytest.param(
+        "777888 2 B",
+        "triplet_sequence_singles",
+        "8",
+        {"triplets": 2},
+        id="triplet_sequence_singles: a 2 and one joker may be among them",
+    ),
+    pytest.param(
+        "333444 5 6",
+        "triplet_sequence_singles",
+        "4",
+        {"triplets": 2},
+        id="triplet_sequence_singles: only the triplets have to be in sequence",
+    ),
+    pytest.param(
+        "KKKAAA 2 B",
+        "triplet_sequence_singles",
+        "A",
+        {"triplets": 2},
+        id="triplet_sequence_singles: chain ending at A with 2 and joker",
+    ),
+    pytest.param(
+        "333444555 9 J 2",
+        "triplet_sequence_singles",
+        "5",
+        {"triplets": 3},
+        id="triplet_sequence_singles: n triplets + n singles (n=3)",
+    ),
     # 10 triplet_sequence_pairs
-    pytest.param("888999 44 JJ", "triplet_sequence_pairs", "9", {"triplets": 2},
-                 id="triplet_sequence_pairs: 8-8-8-9-9-9-4-4-J-J"),
-    pytest.param("777888 22 33", "triplet_sequence_pairs", "8", {"triplets": 2},
-                 id="triplet_sequence_pairs: a pair of 2s is allowed"),
-    pytest.param("333444555 66 88 22", "triplet_sequence_pairs", "5", {"triplets": 3},
-                 id="triplet_sequence_pairs: n triplets + n pairs (n=3)"),
+    pytest.param(
+        "888999 44 JJ",
+        "triplet_sequence_pairs",
+        "9",
+        {"triplets": 2},
+        id="triplet_sequence_pairs: 8-8-8-9-9-9-4-4-J-J",
+    ),
+    pytest.param(
+        "777888 22 33",
+        "triplet_sequence_pairs",
+        "8",
+        {"triplets": 2},
+        id="triplet_sequence_pairs: a pair of 2s is allowed",
+    ),
+    pytest.param(
+        "333444555 66 88 22",
+        "triplet_sequence_pairs",
+        "5",
+        {"triplets": 3},
+        id="triplet_sequence_pairs: n triplets + n pairs (n=3)",
+    ),
     # 11 bomb
     pytest.param("3333", "bomb", "3", {}, id="bomb: four of one rank (3333)"),
-    pytest.param("6666", "bomb", "6", {},
-                 id="bomb: 6666 is a bomb, never a triplet + single"),
+    pytest.param("6666", "bomb", "6", {}, id="bomb: 6666 is a bomb, never a triplet + single"),
     pytest.param("2222", "bomb", "2", {}, id="bomb: four 2s"),
     # 12 rocket
     pytest.param("BR", "rocket", "R", {}, id="rocket: B + R, ranked R"),
     pytest.param("x d", "rocket", "R", {}, id="rocket: via aliases X + D"),
     # 13 quadplex
-    pytest.param("666689", "quadplex", "6", {"kickers": "singles"},
-                 id="quadplex singles: 6-6-6-6-8-9"),
-    pytest.param("JJJJ 99 QQ", "quadplex", "J", {"kickers": "pairs"},
-                 id="quadplex pairs: J-J-J-J-9-9-Q-Q"),
-    pytest.param("6666 2 B", "quadplex", "6", {"kickers": "singles"},
-                 id="quadplex singles: 2 and a joker can be attached (6666 2 B)"),
-    pytest.param("AAAA 2 B", "quadplex", "A", {"kickers": "singles"},
-                 id="quadplex singles: AAAA 2 B"),
-    pytest.param("2222 AA KK", "quadplex", "2", {"kickers": "pairs"},
-                 id="quadplex pairs: quad of 2s"),
-    pytest.param("3333 22 44", "quadplex", "3", {"kickers": "pairs"},
-                 id="quadplex pairs: a pair of 2s may be attached"),
+    pytest.param(
+        "666689", "quadplex", "6", {"kickers": "singles"}, id="quadplex singles: 6-6-6-6-8-9"
+    ),
+    pytest.param(
+        "JJJJ 99 QQ", "quadplex", "J", {"kickers": "pairs"}, id="quadplex pairs: J-J-J-J-9-9-Q-Q"
+    ),
+    pytest.param(
+        "6666 2 B",
+        "quadplex",
+        "6",
+        {"kickers": "singles"},
+        id="quadplex singles: 2 and a joker can be attached (6666 2 B)",
+    ),
+    pytest.param(
+        "AAAA 2 B", "quadplex", "A", {"kickers": "singles"}, id="quadplex singles: AAAA 2 B"
+    ),
+    pytest.param(
+        "2222 AA KK", "quadplex", "2", {"kickers": "pairs"}, id="quadplex pairs: quad of 2s"
+    ),
+    pytest.param(
+        "3333 22 44",
+        "quadplex",
+        "3",
+        {"kickers": "pairs"},
+        id="quadplex pairs: a pair of 2s may be attached",
+    ),
 ]
 
 
@@ -234,9 +327,19 @@ def test_kind_examples(text, kind, rank_symbol, shape):
 def test_thirteen_kinds_with_their_names():
     """The thirteen combinations, named in code, CLI and JSON as in the table."""
     assert [k.value for k in Kind] == [
-        "single", "pair", "triplet", "triplet_single", "triplet_pair", "sequence",
-        "pair_sequence", "triplet_sequence", "triplet_sequence_singles",
-        "triplet_sequence_pairs", "bomb", "rocket", "quadplex",
+        "single",
+        "pair",
+        "triplet",
+        "triplet_single",
+        "triplet_pair",
+        "sequence",
+        "pair_sequence",
+        "triplet_sequence",
+        "triplet_sequence_singles",
+        "triplet_sequence_pairs",
+        "bomb",
+        "rocket",
+        "quadplex",
     ]
 
 
@@ -263,14 +366,20 @@ def test_as_dict_prints_rank_symbol():
 def test_as_dict_sequence_rank_is_top():
     """The rank, as printed: for a sequence `TJQKA` it is `A`."""
     assert Play.parse("TJQKA").as_dict() == {
-        "cards": "TJQKA", "kind": "sequence", "rank": "A", "shape": {"length": 5},
+        "cards": "TJQKA",
+        "kind": "sequence",
+        "rank": "A",
+        "shape": {"length": 5},
     }
 
 
 def test_as_dict_quadplex_shape_and_canonical_cards():
     """Output uses canonical symbols sorted low to high; quadplex shape is singles/pairs."""
     assert Play.parse("B 6 6 2 6 6").as_dict() == {
-        "cards": "66662B", "kind": "quadplex", "rank": "6", "shape": {"kickers": "singles"},
+        "cards": "66662B",
+        "kind": "quadplex",
+        "rank": "6",
+        "shape": {"kickers": "singles"},
     }
 
 
@@ -311,13 +420,13 @@ INVALID_CASES = [
     pytest.param("3334446 77", id="rule text: 3-3-3-4-4-4-6-7-7 is not valid"),
     pytest.param("777888 7 3", id="kind 9: singles distinct from every triplet rank"),
     pytest.param("333444 2 2", id="kind 9: singles distinct from each other (2 2)"),
-    pytest.param("33334444",
-                 id="kickers distinct: 3333 44 44 is no quadplex, 333444 3 4 no kind 9"),
+    pytest.param(
+        "33334444", id="kickers distinct: 3333 44 44 is no quadplex, 333444 3 4 no kind 9"
+    ),
     pytest.param("3333 5", id="quadplex: four of a rank + two single cards (one is too few)"),
     pytest.param("3333 55", id="quadplex singles: two distinct other ranks (55 is one rank)"),
     pytest.param("333 44 5", id="triplet takes one single or one pair, not both"),
-    pytest.param("333444555666 777 8",
-                 id="kind 9: n=4 singles must be distinct and off the chain"),
+    pytest.param("333444555666 777 8", id="kind 9: n=4 singles must be distinct and off the chain"),
     pytest.param("333444 555 6", id="kind 10: n pairs, not a triplet and a single"),
 ]
 
@@ -406,8 +515,22 @@ def test_no_multiset_of_up_to_six_cards_has_two_readings():
 # --------------------------------------------------------------------------
 
 SAMPLE_PLAYS = [
-    "3", "2", "B", "R", "22", "AAA", "222 B", "AAA 22", "3456789TJQKA", "QQKKAA",
-    "KKKAAA", "KKKAAA 2 R", "QQQKKKAAA 22 JJ TT", "2222 AA KK", "2222 A B", "2222",
+    "3",
+    "2",
+    "B",
+    "R",
+    "22",
+    "AAA",
+    "222 B",
+    "AAA 22",
+    "3456789TJQKA",
+    "QQKKAA",
+    "KKKAAA",
+    "KKKAAA 2 R",
+    "QQQKKKAAA 22 JJ TT",
+    "2222 AA KK",
+    "2222 A B",
+    "2222",
 ]
 
 
@@ -501,8 +624,7 @@ SAME_KIND_HIGHER_CASES = [
     pytest.param("999TTT 3 4", "777888 T J", id="triplet_sequence_singles: top triplet rank"),
     pytest.param("999TTT 33 44", "777888 TT JJ", id="triplet_sequence_pairs: top triplet rank"),
     pytest.param("4444 5 6", "3333 5 6", id="quadplex singles beats a lower quadplex singles"),
-    pytest.param("4444 55 66", "3333 55 66",
-                 id="quadplex pairs beats a lower quadplex pairs"),
+    pytest.param("4444 55 66", "3333 55 66", id="quadplex pairs beats a lower quadplex pairs"),
     pytest.param("7777 3 4", "6666 A 2", id="quadplex ranked by the quad, not the kickers"),
 ]
 
@@ -528,25 +650,29 @@ NEVER_BEATS_CASES = [
     pytest.param("334455", "33445566", id="pair_sequence lengths 3 vs 4"),
     pytest.param("KKKAAA", "333444555", id="triplet_sequence: 2 vs 3 triplets"),
     pytest.param("KKKAAA 2 B", "333444555 6 7 8", id="triplet_sequence_singles: 2 vs 3 triplets"),
-    pytest.param("KKKAAA 22 QQ", "333444555 66 77 88",
-                 id="triplet_sequence_pairs: 2 vs 3 triplets"),
+    pytest.param(
+        "KKKAAA 22 QQ", "333444555 66 77 88", id="triplet_sequence_pairs: 2 vs 3 triplets"
+    ),
     # 8-card plays of different kinds
-    pytest.param("AAAA 22 KK", "777888 3 6",
-                 id="8 cards: quadplex pairs vs triplet_sequence_singles"),
+    pytest.param(
+        "AAAA 22 KK", "777888 3 6", id="8 cards: quadplex pairs vs triplet_sequence_singles"
+    ),
     pytest.param("TTJJQQKK", "3333 44 55", id="8 cards: pair_sequence of 4 vs quadplex pairs"),
-    pytest.param("TTJJQQKK", "333444 5 6",
-                 id="8 cards: pair_sequence of 4 vs triplet_sequence_singles"),
+    pytest.param(
+        "TTJJQQKK", "333444 5 6", id="8 cards: pair_sequence of 4 vs triplet_sequence_singles"
+    ),
     pytest.param("3456789T", "33445566", id="8 cards: sequence of 8 vs pair_sequence of 4"),
     # 10-card plays of different kinds
-    pytest.param("KKKAAA 22 QQ", "3456789TJQ",
-                 id="10 cards: triplet_sequence_pairs vs sequence of 10"),
-    pytest.param("KKKAAA 22 QQ", "3344556677",
-                 id="10 cards: triplet_sequence_pairs vs pair_sequence of 5"),
+    pytest.param(
+        "KKKAAA 22 QQ", "3456789TJQ", id="10 cards: triplet_sequence_pairs vs sequence of 10"
+    ),
+    pytest.param(
+        "KKKAAA 22 QQ", "3344556677", id="10 cards: triplet_sequence_pairs vs pair_sequence of 5"
+    ),
     pytest.param("56789TJQKA", "3344556677", id="10 cards: sequence of 10 vs pair_sequence of 5"),
     # quadplex shapes
     pytest.param("AAAA 3 4", "3333 44 55", id="quadplex singles vs quadplex pairs"),
-    pytest.param("2222 A B", "3333 44 55",
-                 id="quadplex singles (2222 A B) vs quadplex pairs"),
+    pytest.param("2222 A B", "3333 44 55", id="quadplex singles (2222 A B) vs quadplex pairs"),
     # other cross-kind
     pytest.param("AAAA 3 4", "334455", id="6 cards: quadplex singles vs pair_sequence of 3"),
     pytest.param("AAAA 3 4", "333444", id="6 cards: quadplex singles vs triplet_sequence"),
@@ -572,10 +698,14 @@ def test_quadplex_beats_only_lower_quadplex_of_same_shape():
     high_singles, high_pairs = P("2222 3 4"), P("2222 33 44")
     for text in SAMPLE_PLAYS + ["3333 5 6", "3333 55 66", "AAAA 2 B", "KKKK 22 AA"]:
         y = P(text)
-        expected_s = y.kind is Kind.QUADPLEX and y.shape == {"kickers": "singles"} \
+        expected_s = (
+            y.kind is Kind.QUADPLEX
+            and y.shape == {"kickers": "singles"}
             and y.rank < high_singles.rank
-        expected_p = y.kind is Kind.QUADPLEX and y.shape == {"kickers": "pairs"} \
-            and y.rank < high_pairs.rank
+        )
+        expected_p = (
+            y.kind is Kind.QUADPLEX and y.shape == {"kickers": "pairs"} and y.rank < high_pairs.rank
+        )
         assert beats(high_singles, y) == expected_s, text
         assert beats(high_pairs, y) == expected_p, text
 
