@@ -7,9 +7,10 @@ the generator.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import product
 
-from cpsolver.cards import Hand
+from cpsolver.cards import DECK_COUNTS, RANK_COUNT, Hand
 from cpsolver.plays import Play, beats, readings
 from cpsolver.rules import RuleSet
 
@@ -17,6 +18,19 @@ from cpsolver.rules import RuleSet
 def sub_hands(hand: Hand) -> list[Hand]:
     """Every non-empty sub-multiset of ``hand``."""
     return [Hand(counts) for counts in product(*(range(c + 1) for c in hand.counts)) if any(counts)]
+
+
+def small_hands(max_cards: int) -> Iterator[Hand]:
+    """Every non-empty hand of at most ``max_cards`` cards from one deck."""
+
+    def extend(counts: tuple[int, ...], left: int) -> Iterator[tuple[int, ...]]:
+        if len(counts) == RANK_COUNT:
+            yield counts
+            return
+        for count in range(min(DECK_COUNTS[len(counts)], left) + 1):
+            yield from extend((*counts, count), left - count)
+
+    return (Hand(counts) for counts in extend((), max_cards) if any(counts))
 
 
 def brute_plays(hand: Hand, rules: RuleSet | None = None) -> set[Play]:

@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections import Counter
 from math import comb
 
+from brute_force import small_hands
+
 from cpsolver.cards import Hand
 from cpsolver.errors import InvalidPlayError
 from cpsolver.movegen import plays
@@ -169,24 +171,15 @@ def test_deck_plays_triplet_sequence_pairs_by_length():
 
 
 def test_classify_over_all_small_multisets_matches_formulas():
-    """Every multiset of at most 6 cards read by classify: per-kind counts from the formulas."""
-    caps = (4,) * 13 + (1, 1)
+    """Every multiset of at most 6 cards read by classify: per-kind counts from the formulas.
 
-    def multisets(i, left, counts):
-        if i == len(caps):
-            yield tuple(counts)
-            return
-        for k in range(min(caps[i], left) + 1):
-            counts.append(k)
-            yield from multisets(i + 1, left - k, counts)
-            counts.pop()
-
+    This also checks RULES.md's "every multiset has at most one reading" on all of
+    them: classify raises AmbiguousPlayError (no InvalidPlayError) on two readings.
+    """
     found: Counter[str] = Counter()
-    for counts in multisets(0, 6, []):
-        if not any(counts):
-            continue
+    for hand in small_hands(6):
         try:
-            found[classify(Hand(counts)).kind.value] += 1
+            found[classify(hand).kind.value] += 1
         except InvalidPlayError:
             pass
     expected = {

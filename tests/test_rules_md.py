@@ -484,32 +484,6 @@ def test_every_play_of_the_deck_has_exactly_one_reading():
         assert (again.kind, again.rank, again.shape) == (play.kind, play.rank, play.shape)
 
 
-def _small_multisets(max_cards):
-    """Every non-empty multiset of at most ``max_cards`` cards from one deck, as counts."""
-    caps = (4,) * 13 + (1, 1)
-
-    def rec(i, left, counts):
-        if i == len(caps):
-            if left < max_cards:
-                yield tuple(counts)
-            return
-        for c in range(min(caps[i], left) + 1):
-            counts.append(c)
-            yield from rec(i + 1, left - c, counts)
-            counts.pop()
-
-    yield from rec(0, max_cards, [])
-
-
-def test_no_multiset_of_up_to_six_cards_has_two_readings():
-    """If an implementation finds a multiset with two readings, that is a bug to report."""
-    for counts in _small_multisets(6):
-        try:
-            classify(Hand(counts))  # AmbiguousPlayError is no InvalidPlayError
-        except InvalidPlayError:
-            pass
-
-
 # --------------------------------------------------------------------------
 # Beating
 # --------------------------------------------------------------------------
