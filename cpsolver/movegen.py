@@ -140,6 +140,58 @@ class MoveGenerator:
                 return True
         return False
 
+    def pattern_of(self, play: Play) -> Pattern | None:
+        """The pattern ``play`` has under these rules (None for the rocket or a kind they lack)."""
+        table = self._by_family.get((play.kind, play.size // play.chain))
+        return table.pattern if table is not None else None
+
+    def representatives(self, hand: Hand) -> list[Play]:
+        """One play for each kind, shape and rank that ``hand`` can make.
+
+        Who can answer a play depends on its kind, shape and rank alone, never
+        on which kickers it carries, so these are the hand's distinct classes
+        of answerability; each comes with its lowest choice of kickers.
+
+        >>> [str(p) for p in generator().representatives(Hand.parse("333 45"))]
+        ['3', '4', '5', '33', '333', '3334']
+        """
+        counts = hand.counts
+        found = []
+        for table in self._tables:
+            for chain, top in self._cores_in(counts, table, -1, 0):
+                play = self._lowest(counts, table, chain, top)
+                if play is not None:
+                    found.append(play)
+        if counts[BLACK_JOKER] and counts[RED_JOKER]:
+            found.append(self._rocket)
+        return found
+
+    def strongest(self, hand: Hand, play: Play) -> Play | None:
+        """The highest-ranked play in ``hand`` of the kind and shape of ``play``, if any.
+
+        >>> generator().strongest(Hand.parse("3 99 KKK A"), Play.parse("77"))
+        Play.parse('KK')
+        """
+        counts = hand.counts
+        if play.kind is Kind.ROCKET:
+            return self._rocket if counts[BLACK_JOKER] and counts[RED_JOKER] else None
+        table = self._by_family.get((play.kind, play.size // play.chain))
+        if table is None:
+            return None
+        for chain, top in reversed(self._cores_in(counts, table, -1, play.chain)):
+            found = self._lowest(counts, table, chain, top)
+            if found is not None:
+                return found
+        return None
+
+    def _lowest(self, counts: tuple[int, ...], table: _Table, chain: int, top: Rank) -> Play | None:
+        """The play of one core with its lowest kickers, or None if no kickers fit."""
+        if not table.kicker_size:
+            return table.core(chain, top)
+        choices: list[Play] = []
+        self._add(choices, counts, table, chain, top)
+        return choices[0] if choices else None
+
     # -- cores and kickers --------------------------------------------------
 
     def _cores_in(

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpsolver.cards import DECK_COUNTS, Hand
-from cpsolver.movegen import answers, can_answer, plays
+from cpsolver.movegen import answers, can_answer, generator, plays
 from cpsolver.plays import Kind, Play, beats, classify
 
 DECK_CARDS = [rank for rank, count in enumerate(DECK_COUNTS) for _ in range(count)]
@@ -176,3 +176,21 @@ def test_single_kickers_never_both_jokers_in_generated_plays() -> None:
     for play in plays(Hand.parse("777888 9 BR")):
         assert not (play.kind is Kind.TRIPLET_SEQUENCE_SINGLES and str(play).endswith("BR"))
     assert Play.parse("777888 9R") in plays(Hand.parse("777888 9 BR"))
+
+
+@settings(max_examples=150, deadline=None)
+@given(hands(), any_play)
+def test_representatives_and_strongest_agree_with_all_plays(hand: Hand, target: Play) -> None:
+    moves = generator()
+    every = plays(hand)
+    classes = {(p.family, p.rank) for p in every}
+    representatives = moves.representatives(hand)
+    assert len(representatives) == len(classes)
+    assert {(p.family, p.rank) for p in representatives} == classes
+    same_shape = [p for p in every if p.family == target.family]
+    strongest = moves.strongest(hand, target)
+    if same_shape:
+        assert strongest is not None and strongest in same_shape
+        assert strongest.rank == max(p.rank for p in same_shape)
+    else:
+        assert strongest is None
