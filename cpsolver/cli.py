@@ -1,7 +1,8 @@
 """The ``cpsolver`` command line: parses, calls the library, prints.
 
-Exit codes follow grep: 0 yes (a play, plays found), 1 no, 2 bad input or
-usage. ``--json`` writes only JSON to stdout; messages go to stderr.
+Exit codes follow grep: 0 yes (a play, plays found, a spring, a valid proof),
+1 no, 2 bad input or usage, 3 undecided (a limit was reached). ``--json``
+writes only JSON to stdout; messages go to stderr.
 """
 
 from __future__ import annotations
@@ -13,11 +14,16 @@ from typing import Any, TypeVar
 
 import click
 
-from cpsolver.cards import Hand, rank_symbol
+from cpsolver import cpsat
+from cpsolver.cards import Deal, Hand, rank_symbol
+from cpsolver.dealformat import parse_deal
 from cpsolver.errors import CpsolverError, InvalidPlayError
 from cpsolver.movegen import generator
 from cpsolver.plays import Kind, Play, classify
+from cpsolver.proof import build_proof, read_proof
 from cpsolver.rules import RuleSet, load_rules
+from cpsolver.spring import SpringResult, Verdict
+from cpsolver.verify import check_proof
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -37,23 +43,39 @@ class _Group(click.Group):
             raise BadInput(str(error)) from None
 
 
+def _read_source(path: str) -> str:
+    """The text of a file, or of stdin for ``-``."""
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as file:
+            return file.read()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        raise BadInput(f"cannot read {path}: {reason}") from None
+
+
 def _read_cards(text: str) -> str:
     """Card text from the argument itself, from stdin (``-``) or a file (``@PATH``).
 
     In stdin and files, ``#`` starts a comment that runs to the end of the line.
     """
-    if text == "-":
-        content = sys.stdin.read()
-    elif text.startswith("@"):
-        try:
-            with open(text[1:], encoding="utf-8") as file:
-                content = file.read()
-        except (OSError, UnicodeDecodeError) as error:
-            reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-            raise BadInput(f"cannot read {text[1:]}: {reason}") from None
-    else:
+    if text != "-" and not text.startswith("@"):
         return text
+    content = _read_source(text.removeprefix("@"))
     return " ".join(line.split("#", 1)[0] for line in content.splitlines())
+
+
+def _read_deal(source: str | None, landlord: str | None, peasant1: str | None, peasant2: str | None) -> Deal:
+    """A deal from a file or stdin, or from the three hand options."""
+    hands = (landlord, peasant1, peasant2)
+    if source is not None:
+        if any(hand is not None for hand in hands):
+            raise click.UsageError("give a DEAL file or the hand options, not both")
+        return parse_deal(_read_source(source))
+    if any(hand is None for hand in hands):
+        raise click.UsageError("give a DEAL file (or - for stdin), or all of --landlord, --peasant1, --peasant2")
+    return Deal.parse(*(_read_cards(hand) for hand in hands if hand is not None))
 
 
 def _common_options(command: F) -> F:
@@ -174,6 +196,136 @@ def plays_command(
         click.echo(f"{len(found)} {what}", err=True)
     if not found:
         sys.exit(1)
+
+
+_EXIT_CODES = {Verdict.SPRING: 0, Verdict.NO_SPRING: 1, Verdict.UNKNOWN: 3}
+
+
+def _deal_options(command: F) -> F:
+    for name in ("--peasant2", "--peasant1", "--landlord"):
+        command = click.option(name, metavar="CARDS", help=f"The {name[2:]}'s hand (instead of DEAL).")(command)
+    return click.argument("deal", required=False, metavar="[DEAL]")(command)
+
+
+def _report(result: SpringResult) -> str:
+    """The human report of a solve: verdict, numbered plan, statistics."""
+    stats = result.stats
+    lines = []
+    if result.verdict is Verdict.SPRING:
+        last_safe = result.plan[-1].safe
+        lines.append(
+            f"spring: the landlord plays out alone in {len(result.plan)} plays"
+            + ("" if last_safe else ", the last one answerable")
+        )
+        width = max(len(str(step.play)) for step in result.plan)
+        for number, step in enumerate(result.plan, 1):
+            mark = "" if step.safe else "  <- answerable, played last"
+            lines.append(f"{number:>4}. {_play_line(step.play, width)}{mark}")
+    elif result.verdict is Verdict.NO_SPRING:
+        lines.append("no spring: every split of the landlord's hand has two or more answerable plays")
+    else:
+        lines.append("unknown: the time limit was reached before a verdict")
+    lines.append(
+        f"({stats['engine']}/{stats['strategy']}: {stats['rounds']} rounds, {stats['cuts']} cuts, "
+        f"{stats['options']} options, {stats['seconds']:.3f} s)"
+    )
+    return "\n".join(lines)
+
+
+@cli.command("solve")
+@_deal_options
+@click.option(
+    "--strategy",
+    type=click.Choice(cpsat.STRATEGIES),
+    default=cpsat.DEFAULT_STRATEGY,
+    show_default=True,
+    help="eager: every play's safety first, one solve; lazy: cuts from the answers met.",
+)
+@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
+              help="Give up with 'unknown' (exit 3) after this long.")
+@click.option("--proof", "proof_path", type=click.Path(dir_okay=False, writable=True),
+              help="Write the proof of a spring to this JSON file.")
+@_common_options
+def solve_command(
+    deal: str | None,
+    landlord: str | None,
+    peasant1: str | None,
+    peasant2: str | None,
+    strategy: cpsat.solver.Strategy,
+    time_limit: float | None,
+    proof_path: str | None,
+    as_json: bool,
+    rules_name: str,
+) -> None:
+    """Decide whether the landlord can play out every card unanswered (a spring).
+
+    DEAL is a file (or - for stdin): three lines 'landlord: CARDS',
+    'peasant1: CARDS', 'peasant2: CARDS', or JSON {"landlord": CARDS,
+    "peasants": [CARDS, CARDS]}. Exit 0 spring, 1 no spring, 2 bad input,
+    3 unknown (time limit).
+
+    \b
+    Examples:
+      cpsolver solve examples/spring.txt
+      cpsolver solve --landlord '333444 5 7' --peasant1 4 --peasant2 5 --json
+      cpsolver solve examples/spring.txt --proof proof.json
+    """
+    rules = load_rules(rules_name)
+    position = _read_deal(deal, landlord, peasant1, peasant2)
+    result = cpsat.solve(position, rules, strategy, time_limit)
+    if proof_path is not None:
+        if result.verdict is Verdict.SPRING:
+            proof = build_proof(position, result, rules, generator(rules))
+            try:
+                with open(proof_path, "w", encoding="utf-8") as file:
+                    json.dump(proof, file, indent=2)
+                    file.write("\n")
+            except OSError as error:
+                raise BadInput(f"cannot write {proof_path}: {error.strerror}") from None
+        else:
+            click.echo(f"no proof written: the verdict is {result.verdict.value}", err=True)
+    if as_json:
+        _emit_json(result.as_dict())
+    else:
+        click.echo(_report(result))
+    sys.exit(_EXIT_CODES[result.verdict])
+
+
+@cli.command("verify")
+@click.argument("files", nargs=-1, required=True, metavar="[DEAL] PROOF")
+@_common_options
+def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> None:
+    """Check a proof of a spring with the rules alone, sharing no code with the solvers.
+
+    PROOF is a file written by 'cpsolver solve --proof' (or - for stdin); it
+    embeds its deal, and DEAL, when given, must be that deal. Exit 0 for a
+    valid proof, 1 with the first failure otherwise, 2 for unreadable input.
+
+    \b
+    Examples:
+      cpsolver verify proof.json
+      cpsolver verify examples/spring.txt proof.json --json
+    """
+    if len(files) > 2:
+        raise click.UsageError("give at most a DEAL and a PROOF")
+    rules = load_rules(rules_name)
+    position = parse_deal(_read_source(files[0])) if len(files) == 2 else None
+    text = _read_source(files[-1])
+    try:
+        document = read_proof(text)
+    except CpsolverError as error:
+        failure: str | None = str(error)
+        document = None
+    else:
+        failure = check_proof(document, position, rules)
+    steps = len(document["plan"]) if document is not None else 0
+    if as_json:
+        _emit_json({"valid": failure is None, "failure": failure, "steps": steps})
+    elif failure is None:
+        click.echo(f"valid: a spring in {steps} plays, every step checked")
+    else:
+        click.echo(f"invalid: {failure}")
+    sys.exit(0 if failure is None else 1)
 
 
 def main() -> None:

@@ -1,0 +1,150 @@
+"""The CP-SAT model: the landlord's cards split into plays, at most one of them unsafe.
+
+Variables are per *option*: one class of play the landlord's hand can make
+(a kind, a shape and a rank; see ``MoveGenerator.representatives``). An
+option's core is counted by ``uses[o]``; its kickers, which never change who
+can answer, are separate variables ``kickers[o][r]`` — so ``KKK`` with any of
+ten kickers is one option, not ten. Order is left out of the model: a split
+with at most one unsafe play is a spring once that play is put last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ortools.sat.python import cp_model
+
+from cpsolver.cards import BLACK_JOKER, RANK_COUNT, RED_JOKER, Hand, Rank
+from cpsolver.movegen import MoveGenerator
+from cpsolver.plays import Kind, Play
+
+# Parameters measured in benchmarks/solve.py: on models this small, solving
+# is dominated by fixed overhead, which one worker with probing, linearization
+# and inprocessing off cuts by about 3x against the defaults; one worker and a
+# fixed seed also make verdicts and plans reproducible.
+FAST_PARAMETERS: dict[str, object] = {
+    "num_workers": 1,
+    "random_seed": 0,
+    "cp_model_probing_level": 0,
+    "linearization_level": 0,
+    "use_sat_inprocessing": False,
+}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One class of play the landlord can make: a core, and kickers of a given shape."""
+
+    representative: Play
+    core: tuple[int, ...]  # cards of each rank in the core
+    kicker_size: int  # 1 singles, 2 pairs, 0 none
+    kicker_count: int  # how many kickers one use carries
+    most_uses: int
+
+    @property
+    def kind(self) -> Kind:
+        """The kind of the option's plays."""
+        return self.representative.kind
+
+
+def options_of(hand: Hand, moves: MoveGenerator) -> list[Option]:
+    """Every option of ``hand`` under the generator's rules."""
+    found = []
+    for play in moves.representatives(hand):
+        pattern = moves.pattern_of(play)
+        core = [0] * RANK_COUNT
+        if pattern is None:  # the rocket
+            core[BLACK_JOKER] = core[RED_JOKER] = 1
+            size = count = 0
+        else:
+            for r in range(play.rank - play.chain + 1, play.rank + 1):
+                core[r] = pattern.width
+            size, count = pattern.kicker_size, pattern.kickers_per_link * play.chain
+        most = min(hand[r] // c for r, c in enumerate(core) if c)
+        found.append(Option(play, tuple(core), size, count, most))
+    return found
+
+
+class SpringModel:
+    """The landlord's hand as a sum of options' cores and kickers; cuts added as found."""
+
+    def __init__(self, hand: Hand, options: list[Option], moves: MoveGenerator) -> None:
+        self.hand = hand
+        self.options = options
+        self.model = cp_model.CpModel()
+        self._distinct = moves.rules.kickers_distinct
+        self._both_jokers = moves.rules.both_jokers_as_kickers
+        self.uses: list[cp_model.IntVar] = []
+        self.kickers: list[dict[Rank, cp_model.IntVar]] = []
+        self._add_option_variables()
+        self._add_kicker_constraints()
+        self._add_card_constraints()
+
+    def _add_option_variables(self) -> None:
+        for index, option in enumerate(self.options):
+            self.uses.append(self.model.new_int_var(0, option.most_uses, f"use_{index}_{option.representative}"))
+
+    def _add_kicker_constraints(self) -> None:
+        """Kickers of each option: the right number, of ranks off its core, by the rules."""
+        for index, option in enumerate(self.options):
+            chosen: dict[Rank, cp_model.IntVar] = {}
+            if option.kicker_size:
+                size, count = option.kicker_size, option.kicker_count
+                for r in range(RANK_COUNT):
+                    if option.core[r] or self.hand[r] < size:
+                        continue  # rule "kickers differ from the core"
+                    # Rule "distinct kickers": one kicker of a rank per play.
+                    most = 1 if self._distinct else min(count, self.hand[r] // size)
+                    chosen[r] = self.model.new_int_var(0, most, f"kicker_{index}_{r}")
+                # Kicker options have a width-3 or -4 core: used at most once.
+                self.model.add(sum(chosen.values()) == count * self.uses[index])
+                if size == 1 and not self._both_jokers and BLACK_JOKER in chosen and RED_JOKER in chosen:
+                    # Rule "never both jokers as kickers".
+                    self.model.add(chosen[BLACK_JOKER] + chosen[RED_JOKER] <= 1)
+            self.kickers.append(chosen)
+
+    def _add_card_constraints(self) -> None:
+        """Every card of the hand in exactly one play."""
+        for r in range(RANK_COUNT):
+            terms = [option.core[r] * self.uses[o] for o, option in enumerate(self.options) if option.core[r]]
+            terms += [
+                option.kicker_size * self.kickers[o][r]
+                for o, option in enumerate(self.options)
+                if r in self.kickers[o]
+            ]
+            self.model.add(sum(terms) == self.hand[r])
+
+    def allow_one_of(self, unsafe: Iterable[int]) -> None:
+        """The cut: at most one play in all from these (unsafe) options."""
+        self.model.add(sum(self.uses[o] for o in unsafe) <= 1)
+
+    def solve(
+        self, time_limit: float | None, parameters: dict[str, object], hint: list[int] | None = None
+    ) -> tuple[int, list[int], list[Play]]:
+        """Solve; returns the status, each option's use count and the plays of the split."""
+        if hint is not None:
+            self.model.clear_hints()
+            for variable, value in zip(self.uses, hint):
+                self.model.add_hint(variable, value)
+        solver = cp_model.CpSolver()
+        for name, value in parameters.items():
+            setattr(solver.parameters, name, value)
+        if time_limit is not None:
+            solver.parameters.max_time_in_seconds = max(time_limit, 0.001)
+        status = solver.solve(self.model)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return status, [], []
+        counts = [solver.value(use) for use in self.uses]
+        return status, counts, self._extract(solver, counts)
+
+    def _extract(self, solver: cp_model.CpSolver, counts: list[int]) -> list[Play]:
+        plays = []
+        for o, option in enumerate(self.options):
+            for _ in range(counts[o]):
+                cards = list(option.core)
+                for r, variable in self.kickers[o].items():
+                    cards[r] += option.kicker_size * solver.value(variable)
+                play = option.representative
+                plays.append(Play(play.kind, play.rank, play.chain, Hand(cards)))
+        return plays

@@ -1,0 +1,158 @@
+"""The CP-SAT spring engine: the model proposes a split, the peasants' answers cut it.
+
+Two strategies:
+
+- ``lazy``: the model starts knowing nothing of the peasants. Each proposed
+  split is checked step by step with the move generator; every answerable
+  step becomes a cut, generalised so that one answer rules out a whole class
+  (a peasant's play of some kind and shape at rank r makes every option of
+  that kind and shape below r unsafe; a peasant's bomb, every non-bomb and
+  every lower bomb; the rocket, everything but the rocket). Solved again,
+  with the last split as a hint, until a split passes or none is left.
+- ``eager``: every option's safety is computed up front and the model is
+  solved once.
+
+``eager`` is the default: answering "can a peasant beat this?" costs about a
+microsecond per option (a 20-card hand has 40 to 80 options), while every
+extra CP-SAT round costs milliseconds of fixed overhead, so one solve with
+all the safety known wins (figures in benchmarks/solve.py and the README).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Literal
+
+import ortools
+from ortools.sat.python import cp_model
+
+from cpsolver.cards import BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
+from cpsolver.cpsat.model import FAST_PARAMETERS, Option, SpringModel, options_of
+from cpsolver.movegen import MoveGenerator, generator
+from cpsolver.plays import Kind, Play
+from cpsolver.rules import RuleSet
+from cpsolver.spring import SpringResult, Step, Verdict, order_plan
+
+Strategy = Literal["eager", "lazy"]
+STRATEGIES: tuple[Strategy, ...] = ("eager", "lazy")
+DEFAULT_STRATEGY: Strategy = "eager"
+
+
+def solve(
+    deal: Deal,
+    rules: RuleSet | None = None,
+    strategy: Strategy = DEFAULT_STRATEGY,
+    time_limit: float | None = None,
+    parameters: dict[str, object] | None = None,
+) -> SpringResult:
+    """Decide whether the landlord of ``deal`` has a spring, with a plan if so.
+
+    ``time_limit`` (seconds, over all rounds) turns a solve that runs out of
+    time into ``unknown``; every other verdict is exact.
+    """
+    started = time.perf_counter()
+    moves = generator(rules)
+    options = options_of(deal.landlord, moves)
+    model = SpringModel(deal.landlord, options, moves)
+    unsafe = _Unsafe(options, deal.peasants, moves)
+    if strategy == "eager":
+        unsafe.classify_all()
+    elif strategy != "lazy":
+        raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    settings = parameters if parameters is not None else FAST_PARAMETERS
+    stats: dict[str, object] = {
+        "engine": "cpsat",
+        "strategy": strategy,
+        "options": len(options),
+        "ortools": ortools.__version__,
+    }
+    verdict = Verdict.UNKNOWN
+    plan: list[Step] = []
+    hint: list[int] | None = None
+    rounds = cuts = 0
+    new = set(unsafe.known)  # eager: every unsafe option; lazy: none yet
+    while True:
+        if new:
+            model.allow_one_of(sorted(unsafe.known))
+            cuts += 1
+        remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
+        if remaining is not None and remaining <= 0:
+            break  # out of time before this round: unknown
+        rounds += 1
+        status, counts, plays = model.solve(remaining, settings, hint)
+        if status == cp_model.INFEASIBLE:
+            verdict = Verdict.NO_SPRING
+            break
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            break  # out of time: unknown, never a guess
+        used = [o for o, n in enumerate(counts) for _ in range(n)]
+        new = unsafe.check(sorted(set(used)))
+        if not new:
+            verdict = Verdict.SPRING
+            steps = [Step(play, o not in unsafe.known) for play, o in zip(plays, used)]
+            plan = order_plan(steps)
+            break
+        hint = counts
+    stats.update(
+        rounds=rounds,
+        cuts=cuts,
+        unsafe_classes=len(unsafe.known),
+        seconds=round(time.perf_counter() - started, 6),
+    )
+    return SpringResult(verdict, plan, stats)
+
+
+class _Unsafe:
+    """Which options a peasant can answer: found all at once, or from answers met."""
+
+    def __init__(self, options: list[Option], peasants: tuple[Hand, Hand], moves: MoveGenerator) -> None:
+        self.options = options
+        self.peasants = peasants
+        self.moves = moves
+        self.known: set[int] = set()
+        self._checked: set[int] = set()
+
+    def classify_all(self) -> None:
+        """Eager: ask the move generator about every option."""
+        for o, option in enumerate(self.options):
+            if any(self.moves.can_answer(p, option.representative) for p in self.peasants):
+                self.known.add(o)
+        self._checked = set(range(len(self.options)))
+
+    def check(self, used: list[int]) -> set[int]:
+        """Check the options a split uses; return the unsafe ones learned (cuts to add)."""
+        learned: set[int] = set()
+        for o in used:
+            if o in self._checked:
+                continue
+            self._checked.add(o)
+            play = self.options[o].representative
+            for peasant in self.peasants:
+                if self.moves.can_answer(peasant, play):
+                    learned |= self._ruled_out_by(peasant, play)
+        learned -= self.known
+        self.known |= learned
+        return learned
+
+    def _ruled_out_by(self, peasant: Hand, play: Play) -> set[int]:
+        """Every option that this peasant's answers to ``play`` make unsafe, not only ``play``."""
+        if peasant[BLACK_JOKER] and peasant[RED_JOKER]:  # the rocket answers everything else
+            return {o for o, option in enumerate(self.options) if option.kind is not Kind.ROCKET}
+        ruled = set()
+        bombs = [r for r in range(TWO + 1) if peasant[r] == 4]
+        if bombs:  # a bomb answers every non-bomb and every lower bomb
+            ruled |= {
+                o
+                for o, option in enumerate(self.options)
+                if option.kind is not Kind.ROCKET
+                and (option.kind is not Kind.BOMB or option.representative.rank < bombs[-1])
+            }
+        strongest = self.moves.strongest(peasant, play)
+        if strongest is not None:
+            ruled |= {
+                o
+                for o, option in enumerate(self.options)
+                if option.representative.family == play.family
+                and option.representative.rank < strongest.rank
+            }
+        return ruled

@@ -1,0 +1,132 @@
+"""Deals as text and JSON, and corpora of deals as JSON lines.
+
+Two forms of one deal are read, told apart by their first character:
+
+    # a comment                    {"landlord": "333444 5 7",
+    landlord: 333444 5 7            "peasants": ["99 J", "KK A"]}
+    peasant1: 99 J
+    peasant2: KK A
+
+A corpus is one JSON deal per line, each with an optional ``"id"`` and an
+optional ``"expected"`` verdict.
+
+>>> deal = parse_deal("landlord: 333\\npeasant1: 4\\npeasant2: 5")
+>>> deal_as_dict(deal)
+{'landlord': '333', 'peasants': ['4', '5']}
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from cpsolver.cards import Deal
+from cpsolver.errors import CpsolverError
+
+VERDICTS = ("spring", "no_spring", "unknown")
+_TEXT_KEYS = ("landlord", "peasant1", "peasant2")
+
+
+class DealFormatError(CpsolverError):
+    """A deal file or corpus line that is neither deal form; the message says where."""
+
+
+def parse_deal(text: str) -> Deal:
+    """A deal from either form: JSON (starts with ``{``) or three ``key: cards`` lines."""
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise DealFormatError(f"broken JSON: {error}") from None
+        return deal_from_dict(data)
+    return _parse_text(text)
+
+
+def _parse_text(text: str) -> Deal:
+    found: dict[str, str] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        content = line.split("#", 1)[0].strip()
+        if not content:
+            continue
+        key, colon, cards = content.partition(":")
+        key = key.strip().lower().replace(" ", "").replace("_", "")
+        if not colon or key not in _TEXT_KEYS:
+            raise DealFormatError(
+                f"line {number}: expected 'landlord:', 'peasant1:' or 'peasant2:' "
+                f"and cards, got {content!r}"
+            )
+        if key in found:
+            raise DealFormatError(f"line {number}: {key} given twice")
+        found[key] = cards
+    missing = [key for key in _TEXT_KEYS if key not in found]
+    if missing:
+        raise DealFormatError(f"no {' and no '.join(missing)} line in the deal")
+    return Deal.parse(found["landlord"], found["peasant1"], found["peasant2"])
+
+
+def deal_from_dict(data: Any) -> Deal:
+    """A deal from its JSON form ``{"landlord": str, "peasants": [str, str]}``."""
+    if not isinstance(data, dict):
+        raise DealFormatError("a JSON deal must be an object with 'landlord' and 'peasants'")
+    landlord = data.get("landlord")
+    peasants = data.get("peasants")
+    if not isinstance(landlord, str):
+        raise DealFormatError("a JSON deal needs 'landlord': a string of cards")
+    if (
+        not isinstance(peasants, list)
+        or len(peasants) != 2
+        or not all(isinstance(p, str) for p in peasants)
+    ):
+        raise DealFormatError("a JSON deal needs 'peasants': a list of two strings of cards")
+    return Deal.parse(landlord, peasants[0], peasants[1])
+
+
+def deal_as_dict(deal: Deal) -> dict[str, Any]:
+    """The JSON form of a deal."""
+    return {"landlord": str(deal.landlord), "peasants": [str(p) for p in deal.peasants]}
+
+
+def deal_as_text(deal: Deal) -> str:
+    """The text form of a deal: three ``key: cards`` lines."""
+    return "".join(f"{key}: {hand}\n" for key, hand in zip(_TEXT_KEYS, deal.hands))
+
+
+@dataclass(frozen=True)
+class CorpusEntry:
+    """One line of a corpus: the deal, its id (the line number if none), its expected verdict."""
+
+    line: int
+    id: str
+    deal: Deal
+    expected: str | None = None
+
+
+def parse_corpus_line(line: str, number: int) -> CorpusEntry:
+    """One JSON-lines corpus entry; errors name the line."""
+    try:
+        data = json.loads(line)
+        deal = deal_from_dict(data)
+    except json.JSONDecodeError as error:
+        raise DealFormatError(f"line {number}: broken JSON: {error}") from None
+    except CpsolverError as error:
+        raise DealFormatError(f"line {number}: {error}") from None
+    expected = data.get("expected")
+    if expected is not None and expected not in VERDICTS:
+        raise DealFormatError(
+            f"line {number}: 'expected' must be one of {', '.join(VERDICTS)}, got {expected!r}"
+        )
+    raw_id = data.get("id", number)
+    return CorpusEntry(number, str(raw_id), deal, expected)
+
+
+def read_corpus(lines: Iterable[str]) -> Iterator[CorpusEntry | DealFormatError]:
+    """Each non-blank line of a corpus, read; a bad line yields its error and reading goes on."""
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            yield parse_corpus_line(line, number)
+        except DealFormatError as error:
+            yield error

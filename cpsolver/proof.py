@@ -1,0 +1,94 @@
+"""Proofs of springs: a JSON document anyone can check with ``cpsolver verify``.
+
+A proof holds the rule set (name and digest), the deal, the verdict, the
+ordered plan and, for every step and each peasant, the evidence that it can
+or cannot answer: its strongest play of the step's kind and shape, its bombs,
+and whether it holds the rocket. ``schemas/proof.schema.json`` describes it.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import jsonschema
+
+from cpsolver.cards import BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
+from cpsolver.dealformat import deal_as_dict
+from cpsolver.errors import CpsolverError
+from cpsolver.movegen import MoveGenerator
+from cpsolver.plays import Play
+from cpsolver.rules import RuleSet
+from cpsolver.spring import SpringResult, Verdict
+
+FORMAT = "cpsolver-proof"
+VERSION = 1
+
+
+class ProofFormatError(CpsolverError):
+    """A proof document that is not JSON of the proof schema; says where it breaks."""
+
+
+@cache
+def proof_schema() -> dict[str, Any]:
+    """The JSON Schema of a proof, as packaged."""
+    text = (resources.files("cpsolver") / "schemas" / "proof.schema.json").read_text(encoding="utf-8")
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+def validate_proof(document: Any) -> None:
+    """Raise :class:`ProofFormatError` naming the first place ``document`` breaks the schema."""
+    validator = jsonschema.Draft202012Validator(proof_schema())
+    error = jsonschema.exceptions.best_match(validator.iter_errors(document))
+    if error is not None:
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
+        raise ProofFormatError(f"proof{where}: {error.message}")
+
+
+def read_proof(text: str) -> dict[str, Any]:
+    """Parse a proof document and check it against the schema."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ProofFormatError(f"proof: broken JSON: {error}") from None
+    validate_proof(document)
+    result: dict[str, Any] = document
+    return result
+
+
+def evidence(peasant: Hand, number: int, play: Play, moves: MoveGenerator) -> dict[str, Any]:
+    """Why peasant ``number`` can or cannot answer ``play``, as recorded in a proof."""
+    strongest = moves.strongest(peasant, play)
+    return {
+        "peasant": number,
+        "strongest": str(strongest) if strongest is not None else None,
+        "bombs": [str(Hand.from_ranks([r] * 4)) for r in range(TWO + 1) if peasant[r] == 4],
+        "rocket": bool(peasant[BLACK_JOKER] and peasant[RED_JOKER]),
+    }
+
+
+def build_proof(deal: Deal, result: SpringResult, rules: RuleSet, moves: MoveGenerator) -> dict[str, Any]:
+    """The proof document of a spring result."""
+    if result.verdict is not Verdict.SPRING:
+        raise ValueError("only a spring has a plan to prove")
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": {"name": rules.name, "digest": rules.digest},
+        "deal": deal_as_dict(deal),
+        "verdict": result.verdict.value,
+        "plan": [
+            {
+                **step.as_dict(),
+                "evidence": [
+                    evidence(peasant, number, step.play, moves)
+                    for number, peasant in enumerate(deal.peasants, 1)
+                ],
+            }
+            for step in result.plan
+        ],
+        "stats": result.stats,
+    }

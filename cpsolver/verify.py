@@ -1,0 +1,139 @@
+"""The verifier: is this plan a spring for this deal? Shares no code with the solvers.
+
+It reads each step with :func:`classify`, takes its cards out of the
+landlord's hand, and asks the move generator for each peasant's answers; a
+proof's claims (kind, rank, shape, safe flag, evidence) must all be true.
+Every check returns the first failure as one sentence, or None.
+
+>>> deal = Deal.parse("333444 5 6 KK", "77 J", "A 2")
+>>> check_plan(deal, ["KK", "33344456"])
+>>> check_plan(deal, ["33344456", "KK"]) is None
+True
+>>> check_plan(deal, ["5", "6", "333444", "KK"])
+'step 1 (5): peasant 1 answers with 7'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from cpsolver.cards import BLACK_JOKER, RED_JOKER, Deal, Hand, rank_symbol
+from cpsolver.dealformat import deal_as_dict, deal_from_dict
+from cpsolver.errors import CpsolverError
+from cpsolver.movegen import generator
+from cpsolver.plays import Play, classify
+from cpsolver.proof import ProofFormatError, validate_proof
+from cpsolver.rules import RuleSet, standard_rules
+
+_Cards = Hand | Play | str
+
+
+def check_plan(deal: Deal, plan: Sequence[_Cards], rules: RuleSet | None = None) -> str | None:
+    """The first reason ``plan`` is not a spring for ``deal``, or None if it is one."""
+    failure, _ = _walk(deal, plan, rules or standard_rules())
+    return failure
+
+
+def check_proof(document: Any, deal: Deal | None = None, rules: RuleSet | None = None) -> str | None:
+    """The first reason a proof document does not prove a spring, or None if it does.
+
+    ``deal``, when given, must be the deal the proof embeds; ``rules`` must be
+    the rule set it was made under (same name and digest).
+    """
+    rules = rules or standard_rules()
+    try:
+        validate_proof(document)
+    except ProofFormatError as error:
+        return str(error)
+    claimed_rules = document["rules"]
+    if (claimed_rules["name"], claimed_rules["digest"]) != (rules.name, rules.digest):
+        return (
+            f"the proof was made under the rules {claimed_rules['name']!r} "
+            f"({claimed_rules['digest']}), not {rules.name!r} ({rules.digest})"
+        )
+    try:
+        embedded = deal_from_dict(document["deal"])
+    except CpsolverError as error:
+        return f"the proof's deal: {error}"
+    if deal is not None and deal != embedded:
+        return f"the proof is for another deal: {deal_as_dict(embedded)}"
+    steps = document["plan"]
+    failure, plays = _walk(embedded, [step["cards"] for step in steps], rules)
+    for number, (step, play) in enumerate(zip(steps, plays), 1):
+        claim_failure = _check_claims(embedded, number, step, play, rules)
+        if claim_failure is not None:
+            return claim_failure
+    return failure
+
+
+def _walk(deal: Deal, plan: Sequence[_Cards], rules: RuleSet) -> tuple[str | None, list[Play]]:
+    """Play the plan out: the first failure, and the plays of the steps before it."""
+    moves = generator(rules)
+    left = deal.landlord
+    plays: list[Play] = []
+    if not plan:
+        return "the plan is empty", plays
+    for number, item in enumerate(plan, 1):
+        cards = item.cards if isinstance(item, Play) else Hand.parse(item) if isinstance(item, str) else item
+        where = f"step {number} ({cards})"
+        try:
+            play = classify(cards, rules)
+        except CpsolverError as error:
+            return f"{where}: no play: {str(error).split(': ', 1)[-1]}", plays
+        short = [r for r in range(len(cards.counts)) if cards[r] > left[r]]
+        if short:
+            return f"{where}: the landlord holds no more {rank_symbol(short[0])}s", plays
+        left = left - cards
+        if number < len(plan):
+            for peasant_number, peasant in enumerate(deal.peasants, 1):
+                answers = moves.answers(peasant, play)
+                if answers:
+                    return f"{where}: peasant {peasant_number} answers with {answers[0]}", plays
+        plays.append(play)
+    if left:
+        return f"the plan leaves {left} in the landlord's hand", plays
+    return None, plays
+
+
+def _check_claims(deal: Deal, number: int, step: dict[str, Any], play: Play, rules: RuleSet) -> str | None:
+    """A proof step's claims about its play, each checked against the rules core."""
+    where = f"step {number} ({play})"
+    for field, true_value in play.as_dict().items():
+        if step[field] != true_value:
+            return f"{where}: claims {field} {step[field]!r}, but it is {true_value!r}"
+    moves = generator(rules)
+    answerable = [any(True for _ in moves.answers(p, play)) for p in deal.peasants]
+    if step["safe"] == any(answerable):
+        truth = "a peasant can answer it" if any(answerable) else "no peasant can answer it"
+        return f"{where}: marked {'safe' if step['safe'] else 'unsafe'}, but {truth}"
+    for peasant_number, (peasant, record) in enumerate(zip(deal.peasants, step["evidence"]), 1):
+        failure = _check_evidence(peasant, record, play, rules)
+        if record["peasant"] != peasant_number:
+            failure = f"evidence number {peasant_number} is about peasant {record['peasant']}"
+        if failure is not None:
+            return f"{where}: {failure}"
+    return None
+
+
+def _check_evidence(peasant: Hand, record: dict[str, Any], play: Play, rules: RuleSet) -> str | None:
+    """Evidence is true when it names the peasant's strongest play of the shape, bombs and rocket."""
+    name = f"peasant {record['peasant']}"
+    same_shape = [p for p in generator(rules).plays(peasant) if p.family == play.family]
+    top = max((p.rank for p in same_shape), default=None)
+    claimed = record["strongest"]
+    if claimed is None:
+        if top is not None:
+            return f"evidence says {name} has no play of this kind and shape, but it has one ranked {rank_symbol(top)}"
+    else:
+        matching = [p for p in same_shape if str(p) == claimed]
+        if not matching:
+            return f"evidence names {claimed} as {name}'s strongest play of this kind and shape, which it does not hold"
+        if matching[0].rank != top:
+            return f"evidence names {claimed} as {name}'s strongest, but it has one ranked {rank_symbol(top or 0)}"
+    bombs = sorted(str(p) for p in generator(rules).plays(peasant) if p.kind.value == "bomb")
+    if sorted(record["bombs"]) != bombs:
+        return f"evidence lists {name}'s bombs as {record['bombs']}, but they are {bombs}"
+    if record["rocket"] != bool(peasant[BLACK_JOKER] and peasant[RED_JOKER]):
+        return f"evidence says {name} {'holds' if record['rocket'] else 'lacks'} the rocket, which is false"
+    return None

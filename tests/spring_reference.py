@@ -1,0 +1,57 @@
+"""The exhaustive reference for the spring question: every split, by brute force.
+
+Shares nothing with the engines: it enumerates the splits of the landlord's
+hand with ``plays()`` (always covering the lowest card left, so each split is
+met once per order of equal plays) and asks ``answers()`` about each play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+
+from cpsolver.cards import Deal, Hand
+from cpsolver.movegen import answers, plays
+from cpsolver.plays import Play
+
+
+def splits(hand: Hand) -> Iterator[list[Play]]:
+    """Every split of ``hand`` into plays (some more than once, in another order)."""
+    if not hand:
+        yield []
+        return
+    lowest = next(hand.ranks())
+    for play in plays(hand):
+        if play.cards[lowest]:
+            for rest in splits(hand - play.cards):
+                yield [play, *rest]
+
+
+def has_spring(deal: Deal) -> bool:
+    """Whether some split has at most one play that a peasant can answer."""
+
+    @cache
+    def fewest_answerable(hand: Hand) -> int:
+        if not hand:
+            return 0
+        lowest = next(hand.ranks())
+        return min(
+            answerable(play) + fewest_answerable(hand - play.cards)
+            for play in plays(hand)
+            if play.cards[lowest]
+        )
+
+    @cache
+    def answerable(play: Play) -> int:
+        return int(any(answers(peasant, play) for peasant in deal.peasants))
+
+    return fewest_answerable(deal.landlord) <= 1
+
+
+def spring_splits(deal: Deal) -> set[tuple[Play, ...]]:
+    """Every split that is a spring (at most one answerable play), plays in listing order."""
+    return {
+        tuple(sorted(split, key=Play.sort_key))
+        for split in splits(deal.landlord)
+        if sum(any(answers(p, play) for p in deal.peasants) for play in split) <= 1
+    }
