@@ -66,7 +66,9 @@ def _read_cards(text: str) -> str:
     return " ".join(line.split("#", 1)[0] for line in content.splitlines())
 
 
-def _read_deal(source: str | None, landlord: str | None, peasant1: str | None, peasant2: str | None) -> Deal:
+def _read_deal(
+    source: str | None, landlord: str | None, peasant1: str | None, peasant2: str | None
+) -> Deal:
     """A deal from a file or stdin, or from the three hand options."""
     hands = (landlord, peasant1, peasant2)
     if source is not None:
@@ -74,7 +76,9 @@ def _read_deal(source: str | None, landlord: str | None, peasant1: str | None, p
             raise click.UsageError("give a DEAL file or the hand options, not both")
         return parse_deal(_read_source(source))
     if any(hand is None for hand in hands):
-        raise click.UsageError("give a DEAL file (or - for stdin), or all of --landlord, --peasant1, --peasant2")
+        raise click.UsageError(
+            "give a DEAL file (or - for stdin), or all of --landlord, --peasant1, --peasant2"
+        )
     return Deal.parse(*(_read_cards(hand) for hand in hands if hand is not None))
 
 
@@ -203,7 +207,9 @@ _EXIT_CODES = {Verdict.SPRING: 0, Verdict.NO_SPRING: 1, Verdict.UNKNOWN: 3}
 
 def _deal_options(command: F) -> F:
     for name in ("--peasant2", "--peasant1", "--landlord"):
-        command = click.option(name, metavar="CARDS", help=f"The {name[2:]}'s hand (instead of DEAL).")(command)
+        command = click.option(
+            name, metavar="CARDS", help=f"The {name[2:]}'s hand (instead of DEAL)."
+        )(command)
     return click.argument("deal", required=False, metavar="[DEAL]")(command)
 
 
@@ -222,7 +228,9 @@ def _report(result: SpringResult) -> str:
             mark = "" if step.safe else "  <- answerable, played last"
             lines.append(f"{number:>4}. {_play_line(step.play, width)}{mark}")
     elif result.verdict is Verdict.NO_SPRING:
-        lines.append("no spring: every split of the landlord's hand has two or more answerable plays")
+        lines.append(
+            "no spring: every split of the landlord's hand has two or more answerable plays"
+        )
     else:
         lines.append("unknown: the time limit was reached before a verdict")
     lines.append(
@@ -241,10 +249,18 @@ def _report(result: SpringResult) -> str:
     show_default=True,
     help="eager: every play's safety first, one solve; lazy: cuts from the answers met.",
 )
-@click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), metavar="SECONDS",
-              help="Give up with 'unknown' (exit 3) after this long.")
-@click.option("--proof", "proof_path", type=click.Path(dir_okay=False, writable=True),
-              help="Write the proof of a spring to this JSON file.")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Give up with 'unknown' (exit 3) after this long.",
+)
+@click.option(
+    "--proof",
+    "proof_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the proof of a spring to this JSON file.",
+)
 @_common_options
 def solve_command(
     deal: str | None,

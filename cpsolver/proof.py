@@ -34,7 +34,9 @@ class ProofFormatError(CpsolverError):
 @cache
 def proof_schema() -> dict[str, Any]:
     """The JSON Schema of a proof, as packaged."""
-    text = (resources.files("cpsolver") / "schemas" / "proof.schema.json").read_text(encoding="utf-8")
+    text = (resources.files("cpsolver") / "schemas" / "proof.schema.json").read_text(
+        encoding="utf-8"
+    )
     schema: dict[str, Any] = json.loads(text)
     return schema
 
@@ -70,7 +72,9 @@ def evidence(peasant: Hand, number: int, play: Play, moves: MoveGenerator) -> di
     }
 
 
-def build_proof(deal: Deal, result: SpringResult, rules: RuleSet, moves: MoveGenerator) -> dict[str, Any]:
+def build_proof(
+    deal: Deal, result: SpringResult, rules: RuleSet, moves: MoveGenerator
+) -> dict[str, Any]:
     """The proof document of a spring result."""
     if result.verdict is not Verdict.SPRING:
         raise ValueError("only a spring has a plan to prove")

@@ -35,7 +35,9 @@ def check_plan(deal: Deal, plan: Sequence[_Cards], rules: RuleSet | None = None)
     return failure
 
 
-def check_proof(document: Any, deal: Deal | None = None, rules: RuleSet | None = None) -> str | None:
+def check_proof(
+    document: Any, deal: Deal | None = None, rules: RuleSet | None = None
+) -> str | None:
     """The first reason a proof document does not prove a spring, or None if it does.
 
     ``deal``, when given, must be the deal the proof embeds; ``rules`` must be
@@ -75,7 +77,13 @@ def _walk(deal: Deal, plan: Sequence[_Cards], rules: RuleSet) -> tuple[str | Non
     if not plan:
         return "the plan is empty", plays
     for number, item in enumerate(plan, 1):
-        cards = item.cards if isinstance(item, Play) else Hand.parse(item) if isinstance(item, str) else item
+        cards = (
+            item.cards
+            if isinstance(item, Play)
+            else Hand.parse(item)
+            if isinstance(item, str)
+            else item
+        )
         where = f"step {number} ({cards})"
         try:
             play = classify(cards, rules)
@@ -96,7 +104,9 @@ def _walk(deal: Deal, plan: Sequence[_Cards], rules: RuleSet) -> tuple[str | Non
     return None, plays
 
 
-def _check_claims(deal: Deal, number: int, step: dict[str, Any], play: Play, rules: RuleSet) -> str | None:
+def _check_claims(
+    deal: Deal, number: int, step: dict[str, Any], play: Play, rules: RuleSet
+) -> str | None:
     """A proof step's claims about its play, each checked against the rules core."""
     where = f"step {number} ({play})"
     for field, true_value in play.as_dict().items():
@@ -116,7 +126,9 @@ def _check_claims(deal: Deal, number: int, step: dict[str, Any], play: Play, rul
     return None
 
 
-def _check_evidence(peasant: Hand, record: dict[str, Any], play: Play, rules: RuleSet) -> str | None:
+def _check_evidence(
+    peasant: Hand, record: dict[str, Any], play: Play, rules: RuleSet
+) -> str | None:
     """Evidence is true when it names the peasant's strongest play of the shape, bombs and rocket."""
     name = f"peasant {record['peasant']}"
     same_shape = [p for p in generator(rules).plays(peasant) if p.family == play.family]

@@ -132,3 +132,140 @@ def test_every_command_has_help_with_an_example() -> None:
 def test_version() -> None:
     code, out, _ = run("--version")
     assert code == 0 and "version" in out
+
+
+EXAMPLES = Path(__file__).parents[1] / "examples"
+SPRING_DEAL = EXAMPLES / "spring.txt"
+
+
+def test_solve_a_spring_from_a_text_file() -> None:
+    code, out, _ = run("solve", str(SPRING_DEAL))
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "spring: the landlord plays out alone in 6 plays, the last one answerable"
+    assert lines[6].split()[:2] == ["6.", "333"] and lines[6].endswith("<- answerable, played last")
+    assert lines[7].startswith("(cpsat/eager: 1 rounds, 1 cuts, 40 options, ")
+
+
+def test_solve_json_from_a_json_file() -> None:
+    code, out, _ = run("solve", str(EXAMPLES / "spring.json"), "--json", "--strategy", "lazy")
+    assert code == 0
+    result = json.loads(out)
+    assert result["verdict"] == "spring"
+    assert [step["safe"] for step in result["plan"]][:-1] == [True] * (len(result["plan"]) - 1)
+    assert set(result["plan"][0]) == {"cards", "kind", "rank", "shape", "safe"}
+    assert result["stats"]["engine"] == "cpsat" and result["stats"]["strategy"] == "lazy"
+
+
+def test_solve_no_spring_exits_1() -> None:
+    code, out, _ = run("solve", str(EXAMPLES / "no_spring.txt"), "--json")
+    assert code == 1
+    assert json.loads(out)["verdict"] == "no_spring" and json.loads(out)["plan"] == []
+
+
+def test_solve_from_stdin_and_from_options() -> None:
+    deal = '{"landlord": "333444 5 7", "peasants": ["4", "5"]}'
+    assert run("solve", "-", "--json", input=deal)[0] == 0
+    assert run("solve", "-", input="landlord: KK 2\npeasant1: AA\npeasant2: B\n")[0] == 1
+    code, out, _ = run(
+        "solve", "--landlord", "KK 2", "--peasant1", "AA", "--peasant2", "3", "--json"
+    )
+    assert code == 0 and [s["cards"] for s in json.loads(out)["plan"]] == ["2", "KK"]
+
+
+def test_solve_unknown_exits_3() -> None:
+    code, out, _ = run("solve", str(SPRING_DEAL), "--time-limit", "0.000000001", "--json")
+    assert code == 3 and json.loads(out)["verdict"] == "unknown"
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "message"),
+    [
+        (
+            ["--landlord", "3Z", "--peasant1", "4", "--peasant2", "5"],
+            None,
+            "Error: landlord: unknown card symbol 'Z' at position 2\n",
+        ),
+        (
+            ["--landlord", "33", "--peasant1", "33", "--peasant2", "3"],
+            None,
+            "Error: five 3s across the deal\n",
+        ),
+        (
+            ["--landlord", "3", "--peasant1", "", "--peasant2", "5"],
+            None,
+            "Error: the peasant 1's hand is empty\n",
+        ),
+        (["-"], '{"landlord": "3", "peasants": ["4"', "Error: broken JSON: "),
+        (
+            ["-"],
+            '{"landlord": "3", "peasants": ["4"]}',
+            "Error: a JSON deal needs 'peasants': a list of two strings of cards\n",
+        ),
+        (["-"], "landlord: 3\npeasant1: 4\n", "Error: no peasant2 line in the deal\n"),
+        (
+            ["-"],
+            "landlord: 3\nfarmer: 4\n",
+            "Error: line 2: expected 'landlord:', 'peasant1:' or 'peasant2:' and cards, got 'farmer: 4'\n",
+        ),
+        (["/no/such/deal"], None, "Error: cannot read /no/such/deal: No such file or directory\n"),
+    ],
+)
+def test_solve_bad_input_is_one_line_and_exit_2(
+    args: list[str], stdin: str | None, message: str
+) -> None:
+    code, out, err = run("solve", *args, input=stdin)
+    assert code == 2 and out == ""
+    assert err.startswith(message) if not message.endswith("\n") else err == message
+
+
+def test_solve_without_a_deal_is_a_usage_error() -> None:
+    code, out, err = run("solve", "--landlord", "3")
+    assert (code, out) == (2, "")
+    assert err.splitlines()[-1] == (
+        "Error: give a DEAL file (or - for stdin), or all of --landlord, --peasant1, --peasant2"
+    )
+    code, _, err = run("solve", str(SPRING_DEAL), "--landlord", "3")
+    assert (
+        code == 2
+        and err.splitlines()[-1] == "Error: give a DEAL file or the hand options, not both"
+    )
+
+
+def test_solve_writes_a_proof_that_verify_accepts(tmp_path: Path) -> None:
+    proof = tmp_path / "proof.json"
+    assert run("solve", str(SPRING_DEAL), "--proof", str(proof))[0] == 0
+    assert json.loads(proof.read_text())["format"] == "cpsolver-proof"
+    code, out, _ = run("verify", str(proof))
+    assert (code, out) == (0, "valid: a spring in 6 plays, every step checked\n")
+    code, out, _ = run("verify", str(SPRING_DEAL), str(proof), "--json")
+    assert code == 0 and json.loads(out) == {"valid": True, "failure": None, "steps": 6}
+
+
+def test_verify_rejects_a_tampered_proof_and_another_deal(tmp_path: Path) -> None:
+    proof = tmp_path / "proof.json"
+    run("solve", str(SPRING_DEAL), "--proof", str(proof))
+    document = json.loads(proof.read_text())
+    document["plan"].insert(0, document["plan"].pop())
+    proof.write_text(json.dumps(document))
+    code, out, _ = run("verify", str(proof))
+    assert (code, out) == (1, "invalid: step 1 (333): peasant 1 answers with 666\n")
+    code, out, _ = run("verify", str(EXAMPLES / "no_spring.txt"), str(proof), "--json")
+    assert code == 1 and json.loads(out)["failure"].startswith("the proof is for another deal")
+
+
+def test_verify_malformed_proofs_exit_1_with_the_reason(tmp_path: Path) -> None:
+    proof = tmp_path / "proof.json"
+    proof.write_text('{"format": "cpsolver-proof"')
+    code, out, _ = run("verify", str(proof))
+    assert code == 1 and out.startswith("invalid: proof: broken JSON: ")
+    proof.write_text('{"format": "cpsolver-proof"}')
+    code, out, _ = run("verify", str(proof))
+    assert (code, out) == (1, "invalid: proof: 'version' is a required property\n")
+
+
+def test_no_proof_is_written_without_a_spring(tmp_path: Path) -> None:
+    proof = tmp_path / "proof.json"
+    code, _, err = run("solve", str(EXAMPLES / "no_spring.txt"), "--proof", str(proof))
+    assert code == 1 and not proof.exists()
+    assert err == "no proof written: the verdict is no_spring\n"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,7 +25,7 @@ def endgames(draw: st.DrawFn, most: int = 10) -> Deal:
     order = draw(st.permutations(range(len(DECK_CARDS))))
     sizes = [draw(st.integers(1, most)) for _ in range(3)]
     cuts = [0, sizes[0], sizes[0] + sizes[1], sum(sizes)]
-    hands = [Hand.from_ranks(DECK_CARDS[i] for i in order[a:b]) for a, b in zip(cuts, cuts[1:])]
+    hands = [Hand.from_ranks(DECK_CARDS[i] for i in order[a:b]) for a, b in pairwise(cuts)]
     return Deal(*hands)
 
 
@@ -56,14 +58,18 @@ def test_larger_positions_agree_between_strategies(deal: Deal) -> None:
 
 
 def test_same_deal_same_options_same_plan() -> None:
-    deal = Deal.parse("333444555 TJQKA AAA 22 R", "666 77 888 99 TT JJ Q KK", "3 4 5 6 77 8 99 T J QQ K 22 B")
+    deal = Deal.parse(
+        "333444555 TJQKA AAA 22 R", "666 77 888 99 TT JJ Q KK", "3 4 5 6 77 8 99 T J QQ K 22 B"
+    )
     for strategy in STRATEGIES:
         plans = {tuple(str(s.play) for s in solve(deal, strategy=strategy).plan) for _ in range(3)}
         assert len(plans) == 1
 
 
 def test_a_time_limit_gives_unknown_never_a_guess() -> None:
-    deal = Deal.parse("333444555 TJQKA AAA 22 R", "666 77 888 99 TT JJ Q KK", "3 4 5 6 77 8 99 T J QQ K 22 B")
+    deal = Deal.parse(
+        "333444555 TJQKA AAA 22 R", "666 77 888 99 TT JJ Q KK", "3 4 5 6 77 8 99 T J QQ K 22 B"
+    )
     result = solve(deal, time_limit=1e-9)
     assert result.verdict is Verdict.UNKNOWN and result.plan == []
 
@@ -83,7 +89,9 @@ def test_the_only_springs_put_a_2_or_a_joker_as_a_kicker() -> None:
     """Single 2 and single B both fall to peasant 1's R: one of them must ride on TTT."""
     deal = Deal.parse("TTT 2 B", "7 J R", "3567QA2")
     for split in spring_splits(deal):
-        assert any(p.kind is Kind.TRIPLET_SINGLE and (p.cards[TWO] or p.cards[TWO + 1]) for p in split)
+        assert any(
+            p.kind is Kind.TRIPLET_SINGLE and (p.cards[TWO] or p.cards[TWO + 1]) for p in split
+        )
     plan = solved(deal).plan
     assert any(s.play.kind is Kind.TRIPLET_SINGLE and str(s.play) in ("TTT2", "TTTB") for s in plan)
 
@@ -152,7 +160,9 @@ def test_the_peasants_answer_separately_and_are_never_pooled() -> None:
 
 @pytest.mark.parametrize("strategy", STRATEGIES)
 def test_a_full_deal_with_a_spring_gives_a_verified_plan(strategy: str) -> None:
-    deal = Deal.parse("333444555 TJQKA AAA 22 R", "666 77 888 99 TT JJ Q KK", "3 4 5 6 77 8 99 T J QQ K 22 B")
+    deal = Deal.parse(
+        "333444555 TJQKA AAA 22 R", "666 77 888 99 TT JJ Q KK", "3 4 5 6 77 8 99 T J QQ K 22 B"
+    )
     assert solved(deal, strategy).verdict is Verdict.SPRING
 
 

@@ -83,7 +83,9 @@ class SpringModel:
 
     def _add_option_variables(self) -> None:
         for index, option in enumerate(self.options):
-            self.uses.append(self.model.new_int_var(0, option.most_uses, f"use_{index}_{option.representative}"))
+            self.uses.append(
+                self.model.new_int_var(0, option.most_uses, f"use_{index}_{option.representative}")
+            )
 
     def _add_kicker_constraints(self) -> None:
         """Kickers of each option: the right number, of ranks off its core, by the rules."""
@@ -99,7 +101,12 @@ class SpringModel:
                     chosen[r] = self.model.new_int_var(0, most, f"kicker_{index}_{r}")
                 # Kicker options have a width-3 or -4 core: used at most once.
                 self.model.add(sum(chosen.values()) == count * self.uses[index])
-                if size == 1 and not self._both_jokers and BLACK_JOKER in chosen and RED_JOKER in chosen:
+                if (
+                    size == 1
+                    and not self._both_jokers
+                    and BLACK_JOKER in chosen
+                    and RED_JOKER in chosen
+                ):
                     # Rule "never both jokers as kickers".
                     self.model.add(chosen[BLACK_JOKER] + chosen[RED_JOKER] <= 1)
             self.kickers.append(chosen)
@@ -107,7 +114,11 @@ class SpringModel:
     def _add_card_constraints(self) -> None:
         """Every card of the hand in exactly one play."""
         for r in range(RANK_COUNT):
-            terms = [option.core[r] * self.uses[o] for o, option in enumerate(self.options) if option.core[r]]
+            terms = [
+                option.core[r] * self.uses[o]
+                for o, option in enumerate(self.options)
+                if option.core[r]
+            ]
             terms += [
                 option.kicker_size * self.kickers[o][r]
                 for o, option in enumerate(self.options)
@@ -121,12 +132,12 @@ class SpringModel:
 
     def solve(
         self, time_limit: float | None, parameters: dict[str, object], hint: list[int] | None = None
-    ) -> tuple[int, list[int], list[Play]]:
+    ) -> tuple[cp_model.CpSolverStatus, list[int], list[Play]]:
         """Solve; returns the status, each option's use count and the plays of the split."""
         if hint is not None:
-            self.model.clear_hints()
-            for variable, value in zip(self.uses, hint):
-                self.model.add_hint(variable, value)
+            self.model.clear_hints()  # type: ignore[no-untyped-call]
+            for variable, count in zip(self.uses, hint):
+                self.model.add_hint(variable, count)
         solver = cp_model.CpSolver()
         for name, value in parameters.items():
             setattr(solver.parameters, name, value)

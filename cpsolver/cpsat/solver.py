@@ -21,9 +21,9 @@ all the safety known wins (figures in benchmarks/solve.py and the README).
 from __future__ import annotations
 
 import time
+from importlib.metadata import version
 from typing import Literal
 
-import ortools
 from ortools.sat.python import cp_model
 
 from cpsolver.cards import BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
@@ -64,7 +64,7 @@ def solve(
         "engine": "cpsat",
         "strategy": strategy,
         "options": len(options),
-        "ortools": ortools.__version__,
+        "ortools": version("ortools"),
     }
     verdict = Verdict.UNKNOWN
     plan: list[Step] = []
@@ -105,7 +105,9 @@ def solve(
 class _Unsafe:
     """Which options a peasant can answer: found all at once, or from answers met."""
 
-    def __init__(self, options: list[Option], peasants: tuple[Hand, Hand], moves: MoveGenerator) -> None:
+    def __init__(
+        self, options: list[Option], peasants: tuple[Hand, Hand], moves: MoveGenerator
+    ) -> None:
         self.options = options
         self.peasants = peasants
         self.moves = moves
