@@ -35,7 +35,7 @@ class DealFormatError(CpsolverError):
 
 def parse_deal(text: str) -> Deal:
     """A deal from either form: JSON (starts with ``{``) or three ``key: cards`` lines."""
-    if text.lstrip().startswith("{"):
+    if text.lstrip()[:1] in ("{", "["):
         try:
             data = json.loads(text)
         except json.JSONDecodeError as error:

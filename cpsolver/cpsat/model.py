@@ -19,10 +19,12 @@ from cpsolver.cards import BLACK_JOKER, RANK_COUNT, RED_JOKER, Hand, Rank
 from cpsolver.movegen import MoveGenerator
 from cpsolver.plays import Kind, Play
 
-# Parameters measured in benchmarks/solve.py: on models this small, solving
-# is dominated by fixed overhead, which one worker with probing, linearization
-# and inprocessing off cuts by about 3x against the defaults; one worker and a
-# fixed seed also make verdicts and plans reproducible.
+# Parameters measured in benchmarks/solve.py (--defaults): on models this
+# small, solving is dominated by fixed overhead; one worker with probing,
+# linearization and inprocessing off has about the defaults' median and a
+# two- to threefold lower p99 (5 and 6 ms against 9 and 20 ms on uniform and
+# spring-likely full deals). One worker and a fixed seed also make verdicts
+# and plans reproducible, which several workers racing never are.
 FAST_PARAMETERS: dict[str, object] = {
     "num_workers": 1,
     "random_seed": 0,
