@@ -9,14 +9,25 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import IO, Any, TypeVar
 
 import click
 
 from cpsolver import cpsat
 from cpsolver.cards import Deal, Hand, rank_symbol
-from cpsolver.dealformat import parse_deal
+from cpsolver.crosscheck import CommandSolver, EngineSolver, Solver, Summary, crosscheck
+from cpsolver.dealformat import (
+    CorpusEntry,
+    DealFormatError,
+    deal_as_dict,
+    deal_as_text,
+    parse_deal,
+    read_corpus,
+)
+from cpsolver.dealgen import KINDS, generate, parse_sizes
+from cpsolver.engines import DEFAULT_ENGINE, ENGINES, solve_with
 from cpsolver.errors import CpsolverError, InvalidPlayError
 from cpsolver.movegen import generator
 from cpsolver.plays import Kind, Play, classify
@@ -233,21 +244,30 @@ def _report(result: SpringResult) -> str:
         )
     else:
         lines.append("unknown: the time limit was reached before a verdict")
-    lines.append(
-        f"({stats['engine']}/{stats['strategy']}: {stats['rounds']} rounds, {stats['cuts']} cuts, "
-        f"{stats['options']} options, {stats['seconds']:.3f} s)"
+    counts = ", ".join(
+        f"{value} {name.replace('_', ' ')}"
+        for name, value in stats.items()
+        if isinstance(value, int) and name not in ("engine", "strategy")
     )
+    lines.append(f"({stats['engine']}/{stats['strategy']}: {counts}, {stats['seconds']:.3f} s)")
     return "\n".join(lines)
 
 
 @cli.command("solve")
 @_deal_options
 @click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default=DEFAULT_ENGINE,
+    show_default=True,
+    help="cpsat: the CP-SAT model with cuts; search: depth-first search.",
+)
+@click.option(
     "--strategy",
     type=click.Choice(cpsat.STRATEGIES),
     default=cpsat.DEFAULT_STRATEGY,
     show_default=True,
-    help="eager: every play's safety first, one solve; lazy: cuts from the answers met.",
+    help="For cpsat. eager: every play's safety first, one solve; lazy: cuts from the answers met.",
 )
 @click.option(
     "--time-limit",
@@ -267,6 +287,7 @@ def solve_command(
     landlord: str | None,
     peasant1: str | None,
     peasant2: str | None,
+    engine: str,
     strategy: cpsat.solver.Strategy,
     time_limit: float | None,
     proof_path: str | None,
@@ -284,11 +305,11 @@ def solve_command(
     Examples:
       cpsolver solve examples/spring.txt
       cpsolver solve --landlord '333444 5 7' --peasant1 4 --peasant2 5 --json
-      cpsolver solve examples/spring.txt --proof proof.json
+      cpsolver solve examples/spring.txt --proof proof.json --engine search
     """
     rules = load_rules(rules_name)
     position = _read_deal(deal, landlord, peasant1, peasant2)
-    result = cpsat.solve(position, rules, strategy, time_limit)
+    result = solve_with(engine, position, rules, time_limit, strategy)
     if proof_path is not None:
         if result.verdict is Verdict.SPRING:
             proof = build_proof(position, result, rules, generator(rules))
@@ -342,6 +363,219 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     else:
         click.echo(f"invalid: {failure}")
     sys.exit(0 if failure is None else 1)
+
+
+def _sizes(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    if value is None:
+        return None
+    try:
+        return parse_sizes(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+@cli.command("deal")
+@click.option(
+    "--kind",
+    type=click.Choice(KINDS),
+    default="full",
+    show_default=True,
+    help="full: uniform 20/17/17; endgame: smaller hands; planted: spring-likely full deals.",
+)
+@click.option(
+    "--count", type=click.IntRange(min=0), default=1, show_default=True, help="How many deals."
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="The same seed gives the same deals."
+)
+@click.option(
+    "--sizes",
+    callback=_sizes,
+    metavar="L,P1,P2",
+    help="Endgame hand sizes, each a number or a range: 1-10,1-10,1-10 by default.",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.File("w", encoding="utf-8"),
+    default="-",
+    help="Write the corpus here (default: stdout).",
+)
+def deal_command(kind: str, count: int, seed: int, sizes: Any, output: IO[str]) -> None:
+    """Write a JSON-lines corpus of random deals, each with an id.
+
+    \b
+    Examples:
+      cpsolver deal --kind planted --count 1000 --seed 7 -o planted.jsonl
+      cpsolver deal --kind endgame --sizes 8,1-10,1-10 --count 5
+    """
+    if sizes is not None and kind != "endgame":
+        raise click.UsageError("--sizes is for --kind endgame")
+    for entry in generate(kind, count, seed, *([sizes] if sizes else [])):
+        output.write(json.dumps({"id": entry.id, **deal_as_dict(entry.deal)}) + "\n")
+
+
+def _summary_table(summary: Summary) -> str:
+    times = summary.as_dict()["time"]
+    rows: list[tuple[str, object]] = [
+        ("deals", summary.deals),
+        ("agreements", summary.agreements),
+        ("disagreements", summary.disagreements),
+        ("invalid proofs", summary.invalid_proofs),
+        ("unknowns", summary.unknowns),
+        ("springs", summary.springs),
+        ("bad lines", len(summary.bad_lines)),
+        ("solver problems", len(summary.problems)),
+    ]
+    rows += [
+        (f"time {name}", f"{t['total_s']:.2f} s, {t['median_ms']:.2f} ms median")
+        for name, t in times.items()
+    ]
+    return "\n".join(f"{label:<18}{value}" for label, value in rows)
+
+
+@cli.command("crosscheck")
+@click.argument("corpus", required=False)
+@click.option(
+    "--generate",
+    "kind",
+    type=click.Choice(KINDS),
+    help="Check generated deals instead of a corpus.",
+)
+@click.option(
+    "--count",
+    type=click.IntRange(min=0),
+    default=1000,
+    show_default=True,
+    help="With --generate: how many deals.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="With --generate: the seed.")
+@click.option(
+    "--against",
+    metavar="COMMAND",
+    help="Also ask this solver command, over the line protocol (see the README).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long each solver may take on one deal.",
+)
+@click.option(
+    "--reproducers",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default="crosscheck-reproducers",
+    show_default=True,
+    help="Folder for the reproducers of failures (made only if there are any).",
+)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@_common_options
+def crosscheck_command(
+    corpus: str | None,
+    kind: str | None,
+    count: int,
+    seed: int,
+    against: str | None,
+    timeout: float,
+    out_dir: str,
+    quiet: bool,
+    as_json: bool,
+    rules_name: str,
+) -> None:
+    """Run every deal past both engines (and another solver), verify every plan, compare.
+
+    Every disagreement and invalid plan is shrunk to a small reproducer, written
+    to the reproducers folder as a deal file. Exit 0 when all agree, 1 on any
+    disagreement or invalid plan, 2 on bad input (bad corpus lines included).
+
+    \b
+    Examples:
+      cpsolver crosscheck examples/corpus.jsonl
+      cpsolver crosscheck --generate planted --count 1000 --seed 1
+      cpsolver crosscheck --generate endgame --count 200 --against 'python examples/external_solver.py'
+    """
+    rules = load_rules(rules_name)
+    if (corpus is None) == (kind is None):
+        raise click.UsageError("give a CORPUS file (or -) or --generate KIND, one of them")
+    entries: Iterable[CorpusEntry | DealFormatError]
+    if corpus is not None:
+        entries = read_corpus(_read_source(corpus).splitlines())
+        total = None
+    else:
+        entries = generate(kind or "full", count, seed)
+        total = count
+    solvers: list[Solver] = [EngineSolver(name, rules, timeout) for name in ENGINES]
+    if against is not None:
+        try:
+            solvers.append(CommandSolver(against, timeout))
+        except ValueError as error:
+            raise BadInput(str(error)) from None
+    try:
+        summary = _run_crosscheck(entries, solvers, rules, total, show=not (quiet or as_json))
+    except ValueError as error:  # the external command could not be started
+        raise BadInput(str(error)) from None
+    finally:
+        for solver in solvers:
+            solver.close()
+    written = _write_reproducers(summary, out_dir) if summary.findings else []
+    if as_json:
+        _emit_json(summary.as_dict())
+    else:
+        click.echo(_summary_table(summary))
+        for finding, path in zip(summary.findings, written):
+            click.echo(f"{finding.kind} on {finding.id}: {finding.reason} -> {path}")
+        for line in summary.bad_lines:
+            click.echo(f"bad line: {line}", err=True)
+        for problem in summary.problems[:20]:
+            click.echo(f"{problem['solver']} on {problem['id']}: {problem['problem']}", err=True)
+    if summary.findings:
+        sys.exit(1)
+    if summary.bad_lines:
+        sys.exit(2)
+
+
+def _run_crosscheck(
+    entries: Iterable[CorpusEntry | DealFormatError],
+    solvers: list[Solver],
+    rules: RuleSet,
+    total: int | None,
+    show: bool,
+) -> Summary:
+    if not (show and sys.stderr.isatty()):
+        return crosscheck(entries, solvers, rules)
+    from rich.progress import Progress  # only for a person at a terminal
+
+    with Progress(transient=True) as bar:
+        task = bar.add_task("crosscheck", total=total)
+        return crosscheck(entries, solvers, rules, lambda: bar.advance(task))
+
+
+def _write_reproducers(summary: Summary, out_dir: str) -> list[str]:
+    """One deal file per finding, runnable as it is with ``cpsolver solve``."""
+    folder = Path(out_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for finding in summary.findings:
+            path = folder / f"{finding.id}.txt"
+            header = [
+                f"# cpsolver crosscheck: {finding.kind} on deal {finding.id}",
+                f"# {finding.reason}",
+                "# verdicts here: "
+                + ", ".join(f"{name} {v}" for name, v in finding.verdicts.items()),
+                (
+                    f"# shrunk from {sum(map(len, finding.original.hands))} cards to "
+                    f"{sum(map(len, finding.deal.hands))}; original: {deal_as_dict(finding.original)}"
+                ),
+            ]
+            path.write_text("\n".join(header) + "\n" + deal_as_text(finding.deal), encoding="utf-8")
+            paths.append(str(path))
+    except OSError as error:
+        raise BadInput(f"cannot write reproducers to {out_dir}: {error.strerror}") from None
+    return paths
 
 
 def main() -> None:

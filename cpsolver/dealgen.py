@@ -13,10 +13,15 @@ are hard to answer: a chain of triplets and high cards.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from cpsolver.cards import DECK_COUNTS, Deal, Hand, Rank
+from cpsolver.dealformat import CorpusEntry
 
 FULL_SIZES = (20, 17, 17)
+KINDS = ("full", "endgame", "planted")
+SizeRange = tuple[int, int]
+DEFAULT_ENDGAME_SIZES: tuple[SizeRange, SizeRange, SizeRange] = ((1, 10), (1, 10), (1, 10))
 
 
 def _deck(rng: random.Random) -> list[Rank]:
@@ -54,3 +59,58 @@ def planted_deal(rng: random.Random) -> Deal:
         cards.remove(card)
         landlord.append(card)
     return _split(landlord, cards, FULL_SIZES[1:])
+
+
+def endgame_deal(rng: random.Random, sizes: tuple[SizeRange, SizeRange, SizeRange]) -> Deal:
+    """A smaller position from one deck: each hand's size drawn from its (low, high) range."""
+    return uniform_deal(rng, tuple(rng.randint(low, high) for low, high in sizes))  # type: ignore[arg-type]
+
+
+def parse_sizes(text: str) -> tuple[SizeRange, SizeRange, SizeRange]:
+    """Hand sizes for endgames: ``"8,6,6"`` or ranges ``"1-10,1-17,1-17"``.
+
+    >>> parse_sizes("8,1-5,2")
+    ((8, 8), (1, 5), (2, 2))
+    """
+    parts = text.split(",")
+    if len(parts) != 3:
+        raise ValueError(f"sizes {text!r}: give three sizes, landlord,peasant1,peasant2")
+    ranges = []
+    for part in parts:
+        low, _, high = part.strip().partition("-")
+        try:
+            bounds = (int(low), int(high or low))
+        except ValueError:
+            raise ValueError(
+                f"sizes {text!r}: {part!r} is not a size or a range like 1-10"
+            ) from None
+        if not 1 <= bounds[0] <= bounds[1]:
+            raise ValueError(f"sizes {text!r}: {part!r} must be at least 1, low to high")
+        ranges.append(bounds)
+    if sum(high for _, high in ranges) > sum(DECK_COUNTS):
+        raise ValueError(f"sizes {text!r}: more cards than one deck holds")
+    return ranges[0], ranges[1], ranges[2]
+
+
+def generate(
+    kind: str,
+    count: int,
+    seed: int,
+    sizes: tuple[SizeRange, SizeRange, SizeRange] = DEFAULT_ENDGAME_SIZES,
+) -> Iterator[CorpusEntry]:
+    """``count`` deals of one kind, each drawn from its own seeded generator.
+
+    Deal ``i`` depends only on kind, seed and ``i`` (its id is ``kind-seed-i``),
+    so a corpus of 10 is the first 10 of a corpus of 1,000.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown kind of deal {kind!r} (known: {', '.join(KINDS)})")
+    for index in range(count):
+        rng = random.Random(f"{kind}-{seed}-{index}")
+        if kind == "full":
+            deal = uniform_deal(rng)
+        elif kind == "planted":
+            deal = planted_deal(rng)
+        else:
+            deal = endgame_deal(rng, sizes)
+        yield CorpusEntry(index + 1, f"{kind}-{seed}-{index}", deal)

@@ -126,7 +126,7 @@ def test_every_command_has_help_with_an_example() -> None:
         code, out, _ = run(name, "--help")
         assert code == 0
         assert "Example" in out, name
-        assert "--json" in out, name
+        assert "--json" in out or "JSON" in out.split("Options:")[0], name
 
 
 def test_version() -> None:
@@ -144,7 +144,7 @@ def test_solve_a_spring_from_a_text_file() -> None:
     lines = out.splitlines()
     assert lines[0] == "spring: the landlord plays out alone in 6 plays, the last one answerable"
     assert lines[6].split()[:2] == ["6.", "333"] and lines[6].endswith("<- answerable, played last")
-    assert lines[7].startswith("(cpsat/eager: 1 rounds, 1 cuts, 40 options, ")
+    assert lines[7].startswith("(cpsat/eager: 40 options, 1 rounds, 1 cuts, ")
 
 
 def test_solve_json_from_a_json_file() -> None:

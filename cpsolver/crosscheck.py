@@ -1,0 +1,237 @@
+"""Cross-checking spring solvers: ours against each other, and other people's against ours.
+
+Every deal goes to every solver. Every plan a solver offers is checked with
+the verifier; decided verdicts must agree with each other and with the
+corpus's ``expected``. A disagreement or an invalid plan is shrunk — cards
+are taken out of the deal while the solvers still fail the same way — so that
+its reproducer is as small as it can be.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from cpsolver.cards import RANK_COUNT, Deal, Hand
+from cpsolver.dealformat import CorpusEntry, DealFormatError, deal_as_dict
+from cpsolver.engines import solve_with
+from cpsolver.external import ExternalSolver
+from cpsolver.rules import RuleSet
+from cpsolver.verify import check_plan
+
+DECIDED = ("spring", "no_spring")
+
+
+@dataclass
+class Answer:
+    """One solver's answer to one deal: a verdict, the plan's cards if any, or a problem."""
+
+    solver: str
+    verdict: str | None
+    plan: list[str] | None
+    seconds: float
+    problem: str | None = None
+
+
+class Solver(Protocol):
+    """Anything that answers deals: one of our engines, or an external command."""
+
+    name: str
+
+    def answer(self, deal: Deal, deal_id: str) -> Answer: ...
+
+    def close(self) -> None: ...
+
+
+class EngineSolver:
+    """One of our engines."""
+
+    def __init__(self, engine: str, rules: RuleSet, time_limit: float | None) -> None:
+        self.name = engine
+        self.rules = rules
+        self.time_limit = time_limit
+
+    def answer(self, deal: Deal, deal_id: str) -> Answer:
+        started = time.perf_counter()
+        result = solve_with(self.name, deal, self.rules, self.time_limit)
+        plan = [str(step.play) for step in result.plan] if result.plan else None
+        return Answer(self.name, result.verdict.value, plan, time.perf_counter() - started)
+
+    def close(self) -> None:
+        pass
+
+
+class CommandSolver:
+    """An external command speaking the line protocol (``cpsolver.external``)."""
+
+    def __init__(self, command: str, timeout: float) -> None:
+        self.name = "external"
+        self._solver = ExternalSolver(command, timeout)
+
+    def answer(self, deal: Deal, deal_id: str) -> Answer:
+        reply = self._solver.answer(deal, deal_id)
+        return Answer(self.name, reply.verdict, reply.plan, reply.seconds, reply.problem)
+
+    def close(self) -> None:
+        self._solver.close()
+
+
+@dataclass
+class Finding:
+    """A deal on which the solvers failed: what, why, and the shrunk reproducer."""
+
+    id: str
+    kind: str  # "disagreement" or "invalid proof"
+    reason: str
+    deal: Deal
+    original: Deal
+    verdicts: dict[str, str | None]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form of a reproducer."""
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "reason": self.reason,
+            "deal": deal_as_dict(self.deal),
+            "original_deal": deal_as_dict(self.original),
+            "verdicts": self.verdicts,
+        }
+
+
+@dataclass
+class Summary:
+    """The counts of a cross-check, the time each solver took, and every finding."""
+
+    solvers: list[str]
+    deals: int = 0
+    agreements: int = 0
+    disagreements: int = 0
+    invalid_proofs: int = 0
+    unknowns: int = 0
+    springs: int = 0
+    bad_lines: list[str] = field(default_factory=list)
+    problems: list[dict[str, str]] = field(default_factory=list)
+    seconds: dict[str, list[float]] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form printed by ``cpsolver crosscheck --json``."""
+        return {
+            "deals": self.deals,
+            "agreements": self.agreements,
+            "disagreements": self.disagreements,
+            "invalid_proofs": self.invalid_proofs,
+            "unknowns": self.unknowns,
+            "springs": self.springs,
+            "bad_lines": self.bad_lines,
+            "solver_problems": self.problems,
+            "time": {
+                name: {
+                    "total_s": round(sum(times), 3),
+                    "median_ms": round(statistics.median(times) * 1e3, 3),
+                }
+                for name, times in self.seconds.items()
+                if times
+            },
+            "reproducers": [finding.as_dict() for finding in self.findings],
+        }
+
+
+def judge(
+    deal: Deal, answers: list[Answer], expected: str | None, rules: RuleSet
+) -> tuple[str, str] | None:
+    """The first failure among these answers, as (kind, reason), or None."""
+    for answer in answers:
+        if answer.verdict == "spring" and answer.plan is not None:
+            failure = check_plan(deal, answer.plan, rules)
+            if failure is not None:
+                return "invalid proof", f"{answer.solver}'s plan: {failure}"
+        if answer.verdict == "no_spring" and answer.plan:
+            return "invalid proof", f"{answer.solver} says no_spring but gives a plan"
+    decided = [(a.solver, a.verdict) for a in answers if a.verdict in DECIDED]
+    if len({verdict for _, verdict in decided}) > 1:
+        return "disagreement", ", ".join(f"{name} says {verdict}" for name, verdict in decided)
+    if expected in DECIDED:
+        for name, verdict in decided:
+            if verdict != expected:
+                return "disagreement", f"expected {expected}, {name} says {verdict}"
+    return None
+
+
+def without_one_card(deal: Deal) -> Iterable[Deal]:
+    """Every deal with one card fewer (no hand left empty), the landlord's cards first."""
+    for which, hand in enumerate(deal.hands):
+        if len(hand) == 1:
+            continue
+        for rank in range(RANK_COUNT - 1, -1, -1):
+            if hand[rank]:
+                smaller = list(deal.hands)
+                smaller[which] = hand - Hand.from_ranks([rank])
+                yield Deal(*smaller)
+
+
+def shrink(deal: Deal, fails: Callable[[Deal], bool]) -> Deal:
+    """Take cards out while ``fails`` holds, until no single card can go."""
+    shrinking = True
+    while shrinking:
+        shrinking = False
+        for smaller in without_one_card(deal):
+            if fails(smaller):
+                deal, shrinking = smaller, True
+                break
+    return deal
+
+
+def crosscheck(
+    entries: Iterable[CorpusEntry | DealFormatError],
+    solvers: list[Solver],
+    rules: RuleSet,
+    progress: Callable[[], None] = lambda: None,
+) -> Summary:
+    """Run every deal past every solver; count, compare, verify and shrink."""
+    summary = Summary([solver.name for solver in solvers])
+    summary.seconds = {solver.name: [] for solver in solvers}
+
+    def ask(deal: Deal, deal_id: str) -> list[Answer]:
+        return [solver.answer(deal, deal_id) for solver in solvers]
+
+    for entry in entries:
+        progress()
+        if isinstance(entry, DealFormatError):
+            summary.bad_lines.append(str(entry))
+            continue
+        summary.deals += 1
+        answers = ask(entry.deal, entry.id)
+        for answer in answers:
+            summary.seconds[answer.solver].append(answer.seconds)
+            summary.unknowns += answer.verdict == "unknown"
+            if answer.problem is not None:
+                summary.problems.append(
+                    {"id": entry.id, "solver": answer.solver, "problem": answer.problem}
+                )
+        summary.springs += any(a.verdict == "spring" for a in answers)
+        failure = judge(entry.deal, answers, entry.expected, rules)
+        if failure is None:
+            summary.agreements += 1
+            continue
+        kind, reason = failure
+        if kind == "invalid proof":
+            summary.invalid_proofs += 1
+        else:
+            summary.disagreements += 1
+        shrunk = entry.deal
+        if not reason.startswith("expected "):  # the label is about the original deal only
+
+            def still_fails(deal: Deal, kind: str = kind, deal_id: str = entry.id) -> bool:
+                found = judge(deal, ask(deal, f"{deal_id}-shrink"), None, rules)
+                return found is not None and found[0] == kind
+
+            shrunk = shrink(entry.deal, still_fails)
+            reason = (judge(shrunk, ask(shrunk, entry.id), None, rules) or failure)[1]
+        verdicts = {answer.solver: answer.verdict for answer in ask(shrunk, entry.id)}
+        summary.findings.append(Finding(entry.id, kind, reason, shrunk, entry.deal, verdicts))
+    return summary
