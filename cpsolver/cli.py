@@ -33,7 +33,7 @@ from cpsolver.movegen import generator
 from cpsolver.plays import Kind, Play, classify
 from cpsolver.proof import build_proof, read_proof
 from cpsolver.rules import RuleSet, load_rules
-from cpsolver.spring import SpringResult, Verdict
+from cpsolver.spring import OBJECTIVES, SpringResult, Verdict
 from cpsolver.verify import check_proof
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -225,25 +225,24 @@ def _deal_options(command: F) -> F:
 
 
 def _report(result: SpringResult) -> str:
-    """The human report of a solve: verdict, numbered plan, statistics."""
+    """The human report of a solve: verdict, objective, numbered plan, statistics."""
     stats = result.stats
-    lines = []
+    answerable = sum(not step.safe for step in result.plan)
     if result.verdict is Verdict.SPRING:
-        last_safe = result.plan[-1].safe
-        lines.append(
+        lines = [
             f"spring: the landlord plays out alone in {len(result.plan)} plays"
-            + ("" if last_safe else ", the last one answerable")
-        )
-        width = max(len(str(step.play)) for step in result.plan)
-        for number, step in enumerate(result.plan, 1):
-            mark = "" if step.safe else "  <- answerable, played last"
-            lines.append(f"{number:>4}. {_play_line(step.play, width)}{mark}")
+            + (", the last one answerable" if answerable else "")
+        ]
     elif result.verdict is Verdict.NO_SPRING:
-        lines.append(
-            "no spring: every split of the landlord's hand has two or more answerable plays"
-        )
+        lines = ["no spring: every split of the landlord's hand has two or more answerable plays"]
     else:
-        lines.append("unknown: the time limit was reached before a verdict")
+        lines = ["unknown: the time limit was reached before a verdict"]
+    if result.objective is not None:
+        lines.append(f"{result.objective.name}: {result.objective.value}, by this split")
+    width = max((len(str(step.play)) for step in result.plan), default=0)
+    last = "  <- answerable, played last" if answerable == 1 else "  <- answerable"
+    for number, step in enumerate(result.plan, 1):
+        lines.append(f"{number:>4}. {_play_line(step.play, width)}{'' if step.safe else last}")
     counts = ", ".join(
         f"{value} {name.replace('_', ' ')}"
         for name, value in stats.items()
@@ -270,6 +269,14 @@ def _report(result: SpringResult) -> str:
     help="For cpsat. eager: every play's safety first, one solve; lazy: cuts from the answers met.",
 )
 @click.option(
+    "--objective",
+    type=click.Choice(OBJECTIVES),
+    default="spring",
+    show_default=True,
+    help="spring: decide; fewest-answerable / fewest-plays: also the split with the proven "
+    "fewest answerable plays, or fewest plays.",
+)
+@click.option(
     "--time-limit",
     type=click.FloatRange(min=0, min_open=True),
     metavar="SECONDS",
@@ -289,6 +296,7 @@ def solve_command(
     peasant2: str | None,
     engine: str,
     strategy: cpsat.solver.Strategy,
+    objective: str,
     time_limit: float | None,
     proof_path: str | None,
     as_json: bool,
@@ -309,7 +317,9 @@ def solve_command(
     """
     rules = load_rules(rules_name)
     position = _read_deal(deal, landlord, peasant1, peasant2)
-    result = solve_with(engine, position, rules, time_limit, strategy)
+    if proof_path is not None and objective == "fewest-plays":
+        raise click.UsageError("--proof goes with --objective spring or fewest-answerable")
+    result = solve_with(engine, position, rules, time_limit, strategy, objective)
     if proof_path is not None:
         if result.verdict is Verdict.SPRING:
             proof = build_proof(position, result, rules, generator(rules))
@@ -471,6 +481,11 @@ def _summary_table(summary: Summary) -> str:
     show_default=True,
     help="Folder for the reproducers of failures (made only if there are any).",
 )
+@click.option(
+    "--optima",
+    is_flag=True,
+    help="Also compare our engines' fewest-answerable and fewest-plays optima, and check their splits.",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @_common_options
 def crosscheck_command(
@@ -481,6 +496,7 @@ def crosscheck_command(
     against: str | None,
     timeout: float,
     out_dir: str,
+    optima: bool,
     quiet: bool,
     as_json: bool,
     rules_name: str,
@@ -507,7 +523,7 @@ def crosscheck_command(
     else:
         entries = generate(kind or "full", count, seed)
         total = count
-    solvers: list[Solver] = [EngineSolver(name, rules, timeout) for name in ENGINES]
+    solvers: list[Solver] = [EngineSolver(name, rules, timeout, optima) for name in ENGINES]
     if against is not None:
         try:
             solvers.append(CommandSolver(against, timeout))

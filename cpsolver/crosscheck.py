@@ -20,7 +20,8 @@ from cpsolver.dealformat import CorpusEntry, DealFormatError, deal_as_dict
 from cpsolver.engines import solve_with
 from cpsolver.external import ExternalSolver
 from cpsolver.rules import RuleSet
-from cpsolver.verify import check_plan
+from cpsolver.spring import OBJECTIVES
+from cpsolver.verify import check_plan, check_split
 
 DECIDED = ("spring", "no_spring")
 
@@ -34,6 +35,7 @@ class Answer:
     plan: list[str] | None
     seconds: float
     problem: str | None = None
+    optima: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # value and its split
 
 
 class Solver(Protocol):
@@ -47,18 +49,28 @@ class Solver(Protocol):
 
 
 class EngineSolver:
-    """One of our engines."""
+    """One of our engines; with ``optima``, it also finds both optimum values."""
 
-    def __init__(self, engine: str, rules: RuleSet, time_limit: float | None) -> None:
+    def __init__(
+        self, engine: str, rules: RuleSet, time_limit: float | None, optima: bool = False
+    ) -> None:
         self.name = engine
         self.rules = rules
         self.time_limit = time_limit
+        self.objectives = OBJECTIVES[1:] if optima else ()
 
     def answer(self, deal: Deal, deal_id: str) -> Answer:
         started = time.perf_counter()
         result = solve_with(self.name, deal, self.rules, self.time_limit)
         plan = [str(step.play) for step in result.plan] if result.plan else None
-        return Answer(self.name, result.verdict.value, plan, time.perf_counter() - started)
+        answer = Answer(self.name, result.verdict.value, plan, 0.0)
+        for objective in self.objectives:
+            found = solve_with(self.name, deal, self.rules, self.time_limit, objective=objective)
+            if found.objective is not None:
+                split = [str(step.play) for step in found.plan]
+                answer.optima[objective] = (found.objective.value, split)
+        answer.seconds = time.perf_counter() - started
+        return answer
 
     def close(self) -> None:
         pass
@@ -152,9 +164,20 @@ def judge(
                 return "invalid proof", f"{answer.solver}'s plan: {failure}"
         if answer.verdict == "no_spring" and answer.plan:
             return "invalid proof", f"{answer.solver} says no_spring but gives a plan"
+    for answer in answers:
+        for objective, (value, split) in answer.optima.items():
+            failure, answerable = check_split(deal, split, rules)
+            achieved = answerable if objective == "fewest-answerable" else len(split)
+            if failure is not None or achieved != value:
+                why = failure or f"it has {achieved}"
+                return "invalid proof", f"{answer.solver}'s split for {objective} {value}: {why}"
     decided = [(a.solver, a.verdict) for a in answers if a.verdict in DECIDED]
     if len({verdict for _, verdict in decided}) > 1:
         return "disagreement", ", ".join(f"{name} says {verdict}" for name, verdict in decided)
+    for objective in OBJECTIVES[1:]:
+        values = [(a.solver, a.optima[objective][0]) for a in answers if objective in a.optima]
+        if len({value for _, value in values}) > 1:
+            return "disagreement", ", ".join(f"{name} finds {objective} {v}" for name, v in values)
     if expected in DECIDED:
         for name, verdict in decided:
             if verdict != expected:

@@ -17,10 +17,11 @@ def solve_with(
     rules: RuleSet | None = None,
     time_limit: float | None = None,
     strategy: cpsat.solver.Strategy = cpsat.DEFAULT_STRATEGY,
+    objective: str = "spring",
 ) -> SpringResult:
     """Solve ``deal`` with the named engine (``strategy`` is the CP-SAT engine's)."""
     if engine == "cpsat":
-        return cpsat.solve(deal, rules, strategy, time_limit)
+        return cpsat.solve(deal, rules, strategy, time_limit, objective=objective)
     if engine == "search":
-        return search.solve(deal, rules, time_limit)
+        return search.solve(deal, rules, time_limit, objective)
     raise ValueError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")

@@ -20,7 +20,7 @@ import time
 from cpsolver.cards import RANK_COUNT, Deal, Hand
 from cpsolver.movegen import MoveGenerator, generator
 from cpsolver.rules import RuleSet
-from cpsolver.spring import SpringResult, Step, Verdict, order_plan
+from cpsolver.spring import OBJECTIVES, Objective, SpringResult, Step, Verdict, order_plan
 
 _GUARDS = sum(8 << (4 * r) for r in range(RANK_COUNT))  # bit 3 of every 4-bit field
 _CHECK_EVERY = 4096  # nodes between clock reads
@@ -65,6 +65,7 @@ class _Search:
             0xF << (4 * r) for r in range(RANK_COUNT) if not (coverable >> (4 * r)) & 0xF
         )
         self.memo: dict[tuple[int, int], int | None] = {}
+        self.best: dict[int, tuple[int, int]] = {}
 
     def split(self, hand: int, budget: int) -> int | None:
         """The index of a play that starts a spring split of ``hand``, -1 when empty, None if none."""
@@ -75,13 +76,7 @@ class _Search:
         key = (hand, budget)
         if key in self.memo:
             return self.memo[key]
-        self.nodes += 1
-        if (
-            self.deadline is not None
-            and self.nodes % _CHECK_EVERY == 1
-            and time.perf_counter() > self.deadline
-        ):
-            raise _OutOfTime
+        self._tick()
         lowest = ((hand & -hand).bit_length() - 1) // 4
         found = None
         for i in self.starting[lowest]:
@@ -98,6 +93,50 @@ class _Search:
                 break
         self.memo[key] = found
         return found
+
+    def fewest(self, hand: int, count_unsafe: bool) -> int:
+        """The fewest plays (or answerable plays) of any split of ``hand``; memoised with the play."""
+        if not hand:
+            return 0
+        found = self.best.get(hand)
+        if found is not None:
+            return found[0]
+        self._tick()
+        lowest = ((hand & -hand).bit_length() - 1) // 4
+        best, best_play = 1 << 30, -1
+        for i in self.starting[lowest]:
+            packed = self.packed[i]
+            if not contains(hand, packed):
+                continue
+            cost = (not self.safe[i]) if count_unsafe else 1
+            if cost >= best:
+                continue
+            total = cost + self.fewest(hand - packed, count_unsafe)
+            if total < best:
+                best, best_play = total, i
+                if count_unsafe and not best:
+                    break  # nothing beats a split with no answerable play
+        self.best[hand] = (best, best_play)
+        return best
+
+    def fewest_plan(self, hand: int) -> list[Step]:
+        """The split that :meth:`fewest` found for ``hand``."""
+        steps = []
+        while hand:
+            i = self.best[hand][1]
+            steps.append(Step(self.plays[i], self.safe[i]))
+            hand -= self.packed[i]
+        return order_plan(steps)
+
+    def _tick(self) -> None:
+        """Count a node; now and then, give up if past the deadline."""
+        self.nodes += 1
+        if (
+            self.deadline is not None
+            and self.nodes % _CHECK_EVERY == 1
+            and time.perf_counter() > self.deadline
+        ):
+            raise _OutOfTime
 
     def plan(self, hand: int) -> list[Step]:
         """The steps of the split found for ``hand`` (call after a successful ``split``)."""
@@ -116,24 +155,38 @@ class _Search:
 
 
 def solve(
-    deal: Deal, rules: RuleSet | None = None, time_limit: float | None = None
+    deal: Deal,
+    rules: RuleSet | None = None,
+    time_limit: float | None = None,
+    objective: str = "spring",
 ) -> SpringResult:
     """Decide whether the landlord of ``deal`` has a spring, by search; a plan if so.
+
+    ``objective`` ``fewest-answerable`` or ``fewest-plays`` also finds the
+    split with the fewest answerable plays, or the fewest plays, as the plan.
 
     >>> result = solve(Deal.parse("KK 2", "AA", "3"))
     >>> result.verdict.value, [str(step.play) for step in result.plan]
     ('spring', ['2', 'KK'])
     """
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     search = _Search(deal, generator(rules), deadline)
     root = pack(deal.landlord)
+    found: Objective | None = None
     try:
-        found = search.split(root, 1)
-        verdict = Verdict.NO_SPRING if found is None else Verdict.SPRING
-        plan = search.plan(root) if found is not None else []
+        spring = search.split(root, 1) is not None
+        verdict = Verdict.SPRING if spring else Verdict.NO_SPRING
+        if objective == "spring":
+            plan = search.plan(root) if spring else []
+        else:
+            value = search.fewest(root, objective == "fewest-answerable")
+            plan = search.fewest_plan(root)
+            found = Objective(objective, value)
     except _OutOfTime:
-        verdict, plan = Verdict.UNKNOWN, []
+        verdict, plan, found = Verdict.UNKNOWN, [], None
     stats = {
         "engine": "search",
         "strategy": "dfs",
@@ -142,4 +195,4 @@ def solve(
         "nodes": search.nodes,
         "seconds": round(time.perf_counter() - started, 6),
     }
-    return SpringResult(verdict, plan, stats)
+    return SpringResult(verdict, plan, stats, found)

@@ -41,19 +41,37 @@ class SpringResult:
     verdict: Verdict
     plan: list[Step] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
+    objective: Objective | None = None
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form printed by ``cpsolver solve --json``."""
-        return {
+        found: dict[str, Any] = {
             "verdict": self.verdict.value,
             "plan": [step.as_dict() for step in self.plan],
-            "stats": self.stats,
         }
+        if self.objective is not None:
+            found["objective"] = {"name": self.objective.name, "value": self.objective.value}
+        found["stats"] = self.stats
+        return found
+
+
+OBJECTIVES = ("spring", "fewest-answerable", "fewest-plays")
+
+
+@dataclass(frozen=True)
+class Objective:
+    """A proven optimum: the fewest answerable plays, or the fewest plays, of any split.
+
+    ``fewest-answerable`` 0 or 1 means a spring; 2 is "one interruption short".
+    """
+
+    name: str
+    value: int
 
 
 def order_plan(steps: list[Step]) -> list[Step]:
-    """Safe plays first (in listing order), the one answerable play, if any, last."""
-    ordered = sorted(steps, key=lambda step: (not step.safe, step.play.sort_key()))
-    if sum(not step.safe for step in ordered) > 1:
-        raise ValueError("a spring plan has at most one answerable play")
-    return ordered
+    """Safe plays first (in listing order), the answerable ones last.
+
+    A spring plan has at most one answerable play, so it comes out last.
+    """
+    return sorted(steps, key=lambda step: (not step.safe, step.play.sort_key()))

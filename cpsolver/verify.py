@@ -69,8 +69,30 @@ def check_proof(
     return failure
 
 
-def _walk(deal: Deal, plan: Sequence[_Cards], rules: RuleSet) -> tuple[str | None, list[Play]]:
-    """Play the plan out: the first failure, and the plays of the steps before it."""
+def check_split(
+    deal: Deal, plan: Sequence[_Cards], rules: RuleSet | None = None
+) -> tuple[str | None, int]:
+    """Whether ``plan`` splits the landlord's hand into plays, spring or not.
+
+    Returns the first failure (or None) and how many of the plays a peasant
+    can answer: what a claimed optimum of ``fewest-answerable`` is checked by.
+
+    >>> check_split(Deal.parse("KK 2", "AA", "B"), ["KK", "2"])
+    (None, 2)
+    """
+    rules = rules or standard_rules()
+    failure, plays = _walk(deal, plan, rules, spring=False)
+    moves = generator(rules)
+    return failure, sum(any(moves.can_answer(p, play) for p in deal.peasants) for play in plays)
+
+
+def _walk(
+    deal: Deal, plan: Sequence[_Cards], rules: RuleSet, spring: bool = True
+) -> tuple[str | None, list[Play]]:
+    """Play the plan out: the first failure, and the plays of the steps before it.
+
+    ``spring`` False checks only that the plan splits the hand into plays.
+    """
     moves = generator(rules)
     left = deal.landlord
     plays: list[Play] = []
@@ -93,7 +115,7 @@ def _walk(deal: Deal, plan: Sequence[_Cards], rules: RuleSet) -> tuple[str | Non
         if short:
             return f"{where}: the landlord holds no more {rank_symbol(short[0])}s", plays
         left = left - cards
-        if number < len(plan):
+        if spring and number < len(plan):
             for peasant_number, peasant in enumerate(deal.peasants, 1):
                 answers = moves.answers(peasant, play)
                 if answers:

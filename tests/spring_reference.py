@@ -55,3 +55,23 @@ def spring_splits(deal: Deal) -> set[tuple[Play, ...]]:
         for split in splits(deal.landlord)
         if sum(any(answers(p, play) for p in deal.peasants) for play in split) <= 1
     }
+
+
+def fewest(deal: Deal, objective: str) -> int:
+    """The fewest answerable plays (``fewest-answerable``) or plays (``fewest-plays``) of any split."""
+
+    @cache
+    def best(hand: Hand) -> int:
+        if not hand:
+            return 0
+        lowest = next(hand.ranks())
+        return min(
+            cost(play) + best(hand - play.cards) for play in plays(hand) if play.cards[lowest]
+        )
+
+    def cost(play: Play) -> int:
+        if objective == "fewest-plays":
+            return 1
+        return int(any(answers(peasant, play) for peasant in deal.peasants))
+
+    return best(deal.landlord)

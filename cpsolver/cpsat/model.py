@@ -69,9 +69,16 @@ def options_of(hand: Hand, moves: MoveGenerator) -> list[Option]:
 
 
 class SpringModel:
-    """The landlord's hand as a sum of options' cores and kickers; cuts added as found."""
+    """The landlord's hand as a sum of options' cores and kickers; cuts added as found.
 
-    def __init__(self, hand: Hand, options: list[Option], moves: MoveGenerator) -> None:
+    With ``cover_all`` (the spring question) every card is in exactly one play;
+    without it, plays are only disjoint (``usage[r] <= hand[r]``), and callers
+    ask for the cards they need covered (:mod:`cpsolver.cpsat.explain`).
+    """
+
+    def __init__(
+        self, hand: Hand, options: list[Option], moves: MoveGenerator, cover_all: bool = True
+    ) -> None:
         self.hand = hand
         self.options = options
         self.model = cp_model.CpModel()
@@ -79,9 +86,10 @@ class SpringModel:
         self._both_jokers = moves.rules.both_jokers_as_kickers
         self.uses: list[cp_model.IntVar] = []
         self.kickers: list[dict[Rank, cp_model.IntVar]] = []
+        self.usage: list[cp_model.LinearExprT] = []
         self._add_option_variables()
         self._add_kicker_constraints()
-        self._add_card_constraints()
+        self._add_card_constraints(cover_all)
 
     def _add_option_variables(self) -> None:
         for index, option in enumerate(self.options):
@@ -113,8 +121,8 @@ class SpringModel:
                     self.model.add(chosen[BLACK_JOKER] + chosen[RED_JOKER] <= 1)
             self.kickers.append(chosen)
 
-    def _add_card_constraints(self) -> None:
-        """Every card of the hand in exactly one play."""
+    def _add_card_constraints(self, cover_all: bool) -> None:
+        """Every card of the hand in exactly one play (or, short of ``cover_all``, at most one)."""
         for r in range(RANK_COUNT):
             terms = [
                 option.core[r] * self.uses[o]
@@ -126,7 +134,17 @@ class SpringModel:
                 for o, option in enumerate(self.options)
                 if r in self.kickers[o]
             ]
-            self.model.add(sum(terms) == self.hand[r])
+            usage = sum(terms)
+            self.usage.append(usage)
+            if cover_all:
+                self.model.add(usage == self.hand[r])
+            else:
+                self.model.add(usage <= self.hand[r])
+
+    def minimize_plays(self, among: Iterable[int] | None = None) -> None:
+        """The objective: as few plays as possible (of the options ``among``, if given)."""
+        chosen = range(len(self.options)) if among is None else among
+        self.model.minimize(sum(self.uses[o] for o in chosen))
 
     def allow_one_of(self, unsafe: Iterable[int]) -> None:
         """The cut: at most one play in all from these (unsafe) options."""

@@ -31,7 +31,7 @@ from cpsolver.cpsat.model import FAST_PARAMETERS, Option, SpringModel, options_o
 from cpsolver.movegen import MoveGenerator, generator
 from cpsolver.plays import Kind, Play
 from cpsolver.rules import RuleSet
-from cpsolver.spring import SpringResult, Step, Verdict, order_plan
+from cpsolver.spring import OBJECTIVES, Objective, SpringResult, Step, Verdict, order_plan
 
 Strategy = Literal["eager", "lazy"]
 STRATEGIES: tuple[Strategy, ...] = ("eager", "lazy")
@@ -44,12 +44,51 @@ def solve(
     strategy: Strategy = DEFAULT_STRATEGY,
     time_limit: float | None = None,
     parameters: dict[str, object] | None = None,
+    objective: str = "spring",
 ) -> SpringResult:
     """Decide whether the landlord of ``deal`` has a spring, with a plan if so.
 
-    ``time_limit`` (seconds, over all rounds) turns a solve that runs out of
-    time into ``unknown``; every other verdict is exact.
+    ``objective`` ``fewest-answerable`` or ``fewest-plays`` also finds a split
+    with the proven fewest answerable plays, or fewest plays, and returns it
+    as the plan. ``time_limit`` (seconds, over all rounds) turns a solve that
+    runs out of time into ``unknown``; every other verdict is exact.
     """
+    if objective == "spring":
+        return _decide(deal, rules, strategy, time_limit, parameters)
+    if objective not in OBJECTIVES:
+        raise ValueError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
+    started = time.perf_counter()
+    moves = generator(rules)
+    options = options_of(deal.landlord, moves)
+    model = SpringModel(deal.landlord, options, moves)
+    unsafe = _Unsafe(options, deal.peasants, moves)
+    unsafe.classify_all()
+    model.minimize_plays(sorted(unsafe.known) if objective == "fewest-answerable" else None)
+    status, counts, plays = model.solve(time_limit, parameters or FAST_PARAMETERS)
+    stats: dict[str, object] = {"engine": "cpsat", "strategy": "optimize", "options": len(options)}
+    if status != cp_model.OPTIMAL:  # only a proven optimum is an answer
+        stats["seconds"] = round(time.perf_counter() - started, 6)
+        return SpringResult(Verdict.UNKNOWN, [], stats)
+    used = [o for o, n in enumerate(counts) for _ in range(n)]
+    plan = order_plan([Step(play, o not in unsafe.known) for play, o in zip(plays, used)])
+    value = sum(not step.safe for step in plan) if objective == "fewest-answerable" else len(plan)
+    if objective == "fewest-answerable":
+        verdict = Verdict.SPRING if value <= 1 else Verdict.NO_SPRING
+    else:
+        remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
+        verdict = _decide(deal, rules, "eager", remaining, parameters).verdict
+    stats["seconds"] = round(time.perf_counter() - started, 6)
+    return SpringResult(verdict, plan, stats, Objective(objective, value))
+
+
+def _decide(
+    deal: Deal,
+    rules: RuleSet | None,
+    strategy: Strategy,
+    time_limit: float | None,
+    parameters: dict[str, object] | None,
+) -> SpringResult:
+    """The spring question itself: one solve (eager) or rounds of cuts (lazy)."""
     started = time.perf_counter()
     moves = generator(rules)
     options = options_of(deal.landlord, moves)
