@@ -17,6 +17,9 @@ import click
 
 from cpsolver import cpsat
 from cpsolver.cards import Deal, Hand, rank_symbol
+from cpsolver.certify import certify
+from cpsolver.cnf import ENCODER
+from cpsolver.cpsat.explain import explain
 from cpsolver.crosscheck import CommandSolver, EngineSolver, Solver, Summary, crosscheck
 from cpsolver.dealformat import (
     CorpusEntry,
@@ -34,7 +37,7 @@ from cpsolver.plays import Kind, Play, classify
 from cpsolver.proof import build_proof, read_proof
 from cpsolver.rules import RuleSet, load_rules
 from cpsolver.spring import OBJECTIVES, SpringResult, Verdict
-from cpsolver.verify import check_proof
+from cpsolver.verify import check_certificate, check_proof
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -286,7 +289,7 @@ def _report(result: SpringResult) -> str:
     "--proof",
     "proof_path",
     type=click.Path(dir_okay=False, writable=True),
-    help="Write the proof of a spring to this JSON file.",
+    help="Write the proof of a spring, or the certificate of no spring, to this JSON file.",
 )
 @_common_options
 def solve_command(
@@ -321,16 +324,7 @@ def solve_command(
         raise click.UsageError("--proof goes with --objective spring or fewest-answerable")
     result = solve_with(engine, position, rules, time_limit, strategy, objective)
     if proof_path is not None:
-        if result.verdict is Verdict.SPRING:
-            proof = build_proof(position, result, rules, generator(rules))
-            try:
-                with open(proof_path, "w", encoding="utf-8") as file:
-                    json.dump(proof, file, indent=2)
-                    file.write("\n")
-            except OSError as error:
-                raise BadInput(f"cannot write {proof_path}: {error.strerror}") from None
-        else:
-            click.echo(f"no proof written: the verdict is {result.verdict.value}", err=True)
+        _write_proof(proof_path, position, result, rules)
     if as_json:
         _emit_json(result.as_dict())
     else:
@@ -338,15 +332,39 @@ def solve_command(
     sys.exit(_EXIT_CODES[result.verdict])
 
 
+def _write_json(path: str, document: Any) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as file:
+            json.dump(document, file, indent=2)
+            file.write("\n")
+    except OSError as error:
+        raise BadInput(f"cannot write {path}: {error.strerror}") from None
+
+
+def _write_proof(path: str, deal: Deal, result: SpringResult, rules: RuleSet) -> None:
+    """A proof of a spring, a certificate of no spring, or nothing (with a note) for unknown."""
+    if result.verdict is Verdict.SPRING:
+        _write_json(path, build_proof(deal, result, rules, generator(rules)))
+    elif result.verdict is Verdict.NO_SPRING:
+        certified = certify(deal, rules)
+        assert certified is not None, "the engines said no spring, the certificate found one"
+        _write_json(path, certified[0])
+    else:
+        click.echo("no proof written: the verdict is unknown", err=True)
+
+
 @cli.command("verify")
 @click.argument("files", nargs=-1, required=True, metavar="[DEAL] PROOF")
 @_common_options
 def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> None:
-    """Check a proof of a spring with the rules alone, sharing no code with the solvers.
+    """Check a proof of a spring, or a certificate of no spring, sharing no code with the solvers.
 
     PROOF is a file written by 'cpsolver solve --proof' (or - for stdin); it
-    embeds its deal, and DEAL, when given, must be that deal. Exit 0 for a
-    valid proof, 1 with the first failure otherwise, 2 for unreadable input.
+    embeds its deal, and DEAL, when given, must be that deal. A proof is
+    replayed with the rules core; a certificate's CNF is rebuilt and its
+    refutation checked by unit propagation, without CP-SAT or a SAT solver.
+    Exit 0 for a valid proof, 1 with the first failure otherwise, 2 for
+    unreadable input.
 
     \b
     Examples:
@@ -358,18 +376,19 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     rules = load_rules(rules_name)
     position = parse_deal(_read_source(files[0])) if len(files) == 2 else None
     text = _read_source(files[-1])
+    document: dict[str, Any] | None = None
     try:
         document = read_proof(text)
     except CpsolverError as error:
         failure: str | None = str(error)
-        document = None
     else:
-        failure = check_proof(document, position, rules)
-    steps = len(document["plan"]) if document is not None else 0
+        is_certificate = document.get("format") == "cpsolver-certificate"
+        check = check_certificate if is_certificate else check_proof
+        failure = check(document, position, rules)
     if as_json:
-        _emit_json({"valid": failure is None, "failure": failure, "steps": steps})
+        _emit_json({"valid": failure is None, "failure": failure, **_proof_summary(document)})
     elif failure is None:
-        click.echo(f"valid: a spring in {steps} plays, every step checked")
+        click.echo(f"valid: {_proof_words(document)}")
     else:
         click.echo(f"invalid: {failure}")
     sys.exit(0 if failure is None else 1)
@@ -592,6 +611,131 @@ def _write_reproducers(summary: Summary, out_dir: str) -> list[str]:
     except OSError as error:
         raise BadInput(f"cannot write reproducers to {out_dir}: {error.strerror}") from None
     return paths
+
+
+def _proof_summary(document: Any) -> dict[str, Any]:
+    if document is None:
+        return {}
+    if document.get("format") == "cpsolver-certificate":
+        return {
+            "verdict": "no_spring",
+            "blocking": document["blocking"],
+            "lemmas": len(document["proof"]),
+        }
+    return {"verdict": "spring", "steps": len(document["plan"])}
+
+
+def _proof_words(document: Any) -> str:
+    summary = _proof_summary(document)
+    if summary["verdict"] == "spring":
+        return f"a spring in {summary['steps']} plays, every step checked"
+    return (
+        f"no spring: the landlord's cards {summary['blocking']} cannot all be played "
+        f"({summary['lemmas']} proof lines checked)"
+    )
+
+
+@cli.command("explain")
+@_deal_options
+@_common_options
+def explain_command(
+    deal: str | None,
+    landlord: str | None,
+    peasant1: str | None,
+    peasant2: str | None,
+    as_json: bool,
+    rules_name: str,
+) -> None:
+    """Say why a deal has no spring: a few landlord cards that cannot all be played.
+
+    The blocking cards are irreducible: without any one of them, the rest could
+    be played by disjoint plays with at most one answerable. Each comes with the
+    plays that could carry it and who answers each. Exit 0 for a spring (nothing
+    to explain), 1 for no spring (explained), 2 for bad input.
+
+    \b
+    Examples:
+      cpsolver explain examples/no_spring.txt
+      cpsolver explain --landlord 'KK 2' --peasant1 AA --peasant2 B --json
+    """
+    rules = load_rules(rules_name)
+    position = _read_deal(deal, landlord, peasant1, peasant2)
+    explanation = explain(position, rules)
+    if as_json:
+        _emit_json(explanation.as_dict())
+    elif explanation.blocking is None:
+        click.echo("spring: nothing to explain")
+    else:
+        blocking = explanation.blocking
+        click.echo(
+            f"no spring: the landlord's {' '.join(map(rank_symbol, blocking.ranks()))} cannot all be played "
+            "with at most one answerable play"
+        )
+        for rank, carriers in explanation.carriers.items():
+            click.echo(f"  {rank_symbol(rank)}: " + "; ".join(str(c) for c in carriers))
+        click.echo("Without any one of these cards, the rest could be played.")
+    sys.exit(0 if explanation.blocking is None else 1)
+
+
+@cli.command("export-cnf")
+@_deal_options
+@click.option(
+    "--cnf",
+    "cnf_path",
+    type=click.File("w", encoding="utf-8"),
+    default="-",
+    help="Write the CNF here, in DIMACS (default: stdout).",
+)
+@click.option(
+    "--drat",
+    "drat_path",
+    type=click.File("w", encoding="utf-8"),
+    help="Write the refutation here, in DRAT text.",
+)
+@click.option(
+    "--rules",
+    "rules_name",
+    default="standard",
+    show_default=True,
+    metavar="NAME|PATH",
+    help="Rule set: a name bundled in models/ or a TOML file of your own.",
+)
+def export_cnf_command(
+    deal: str | None,
+    landlord: str | None,
+    peasant1: str | None,
+    peasant2: str | None,
+    cnf_path: IO[str],
+    drat_path: IO[str] | None,
+    rules_name: str,
+) -> None:
+    """Write a no-spring deal's certificate CNF (DIMACS) and refutation (DRAT) for other checkers.
+
+    The CNF says "the blocking cards can be covered by disjoint plays with at
+    most one answerable" (encoder cover-cnf-1, see the README); a refutation
+    proves there is no spring. Output is DIMACS and DRAT, not JSON. Exit 0
+    when written, 1 for a spring (nothing to refute), 2 for bad input.
+
+    \b
+    Examples:
+      cpsolver export-cnf examples/no_spring.txt --cnf deal.cnf --drat deal.drat
+      drat-trim deal.cnf deal.drat
+    """
+    rules = load_rules(rules_name)
+    position = _read_deal(deal, landlord, peasant1, peasant2)
+    certified = certify(position, rules)
+    if certified is None:
+        click.echo("spring: nothing to refute", err=True)
+        sys.exit(1)
+    document, cnf = certified
+    comments = [
+        f"cpsolver {ENCODER}: can the landlord's {document['blocking']} be covered by disjoint plays,",
+        "at most one answerable? Unsatisfiable means no spring.",
+        f"deal: {json.dumps(document['deal'])}; rules: {rules.name} ({rules.digest})",
+    ]
+    cnf_path.write(cnf.dimacs(comments))
+    if drat_path is not None:
+        drat_path.write("\n".join(document["proof"]) + "\n")
 
 
 def main() -> None:

@@ -32,31 +32,35 @@ class ProofFormatError(CpsolverError):
 
 
 @cache
-def proof_schema() -> dict[str, Any]:
-    """The JSON Schema of a proof, as packaged."""
-    text = (resources.files("cpsolver") / "schemas" / "proof.schema.json").read_text(
-        encoding="utf-8"
-    )
-    schema: dict[str, Any] = json.loads(text)
-    return schema
+def schema(name: str) -> dict[str, Any]:
+    """A packaged JSON Schema: ``proof`` or ``certificate``."""
+    folder = resources.files("cpsolver") / "schemas"
+    found: dict[str, Any] = json.loads((folder / f"{name}.schema.json").read_text(encoding="utf-8"))
+    return found
 
 
-def validate_proof(document: Any) -> None:
-    """Raise :class:`ProofFormatError` naming the first place ``document`` breaks the schema."""
-    validator = jsonschema.Draft202012Validator(proof_schema())
+def validate(document: Any, name: str) -> None:
+    """Raise :class:`ProofFormatError` naming the first place ``document`` breaks schema ``name``."""
+    validator = jsonschema.Draft202012Validator(schema(name))
     error = jsonschema.exceptions.best_match(validator.iter_errors(document))
     if error is not None:
         where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-        raise ProofFormatError(f"proof{where}: {error.message}")
+        raise ProofFormatError(f"{name}{where}: {error.message}")
+
+
+def validate_proof(document: Any) -> None:
+    """Raise :class:`ProofFormatError` naming the first place ``document`` breaks the proof schema."""
+    validate(document, "proof")
 
 
 def read_proof(text: str) -> dict[str, Any]:
-    """Parse a proof document and check it against the schema."""
+    """Parse a proof or certificate document and check it against its schema."""
     try:
         document = json.loads(text)
     except json.JSONDecodeError as error:
         raise ProofFormatError(f"proof: broken JSON: {error}") from None
-    validate_proof(document)
+    is_certificate = isinstance(document, dict) and document.get("format") == "cpsolver-certificate"
+    validate(document, "certificate" if is_certificate else "proof")
     result: dict[str, Any] = document
     return result
 

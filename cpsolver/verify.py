@@ -1,5 +1,8 @@
 """The verifier: is this plan a spring for this deal? Shares no code with the solvers.
 
+It also checks certificates of "no spring" (:func:`check_certificate`) with the
+CNF encoder and a unit-propagation checker, without CP-SAT or a SAT solver.
+
 It reads each step with :func:`classify`, takes its cards out of the
 landlord's hand, and asks the move generator for each peasant's answers; a
 proof's claims (kind, rank, shape, safe flag, evidence) must all be true.
@@ -19,12 +22,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from cpsolver.cards import BLACK_JOKER, RED_JOKER, Deal, Hand, rank_symbol
+from cpsolver.cnf import ENCODER, encode
 from cpsolver.dealformat import deal_as_dict, deal_from_dict
 from cpsolver.errors import CpsolverError
 from cpsolver.movegen import generator
 from cpsolver.plays import Play, classify
-from cpsolver.proof import ProofFormatError, validate_proof
+from cpsolver.proof import ProofFormatError, validate, validate_proof
 from cpsolver.rules import RuleSet, standard_rules
+from cpsolver.rup import check_refutation, parse_proof
 
 _Cards = Hand | Play | str
 
@@ -48,18 +53,10 @@ def check_proof(
         validate_proof(document)
     except ProofFormatError as error:
         return str(error)
-    claimed_rules = document["rules"]
-    if (claimed_rules["name"], claimed_rules["digest"]) != (rules.name, rules.digest):
-        return (
-            f"the proof was made under the rules {claimed_rules['name']!r} "
-            f"({claimed_rules['digest']}), not {rules.name!r} ({rules.digest})"
-        )
-    try:
-        embedded = deal_from_dict(document["deal"])
-    except CpsolverError as error:
-        return f"the proof's deal: {error}"
-    if deal is not None and deal != embedded:
-        return f"the proof is for another deal: {deal_as_dict(embedded)}"
+    failure = _check_rules_and_deal(document, deal, rules, "proof")
+    if failure is not None:
+        return failure
+    embedded = deal_from_dict(document["deal"])
     steps = document["plan"]
     failure, plays = _walk(embedded, [step["cards"] for step in steps], rules)
     for number, (step, play) in enumerate(zip(steps, plays), 1):
@@ -84,6 +81,55 @@ def check_split(
     failure, plays = _walk(deal, plan, rules, spring=False)
     moves = generator(rules)
     return failure, sum(any(moves.can_answer(p, play) for p in deal.peasants) for play in plays)
+
+
+def check_certificate(
+    document: Any, deal: Deal | None = None, rules: RuleSet | None = None
+) -> str | None:
+    """The first reason a certificate does not prove "no spring", or None if it does.
+
+    The CNF is rebuilt from the deal and the blocking cards with the encoder
+    of :mod:`cpsolver.cnf`, and the refutation checked by unit propagation.
+    """
+    rules = rules or standard_rules()
+    try:
+        validate(document, "certificate")
+    except ProofFormatError as error:
+        return str(error)
+    failure = _check_rules_and_deal(document, deal, rules, "certificate")
+    if failure is not None:
+        return failure
+    embedded = deal_from_dict(document["deal"])
+    blocking = Hand.parse(document["blocking"])
+    if not blocking <= embedded.landlord:
+        return (
+            f"the blocking cards {blocking} are not all in the landlord's hand {embedded.landlord}"
+        )
+    try:
+        lemmas = parse_proof(document["proof"])
+    except ValueError as error:
+        return f"certificate.proof: {error}"
+    failure = check_refutation(encode(embedded, blocking, rules).clauses, lemmas)
+    return None if failure is None else f"the refutation of {ENCODER} for {blocking}: {failure}"
+
+
+def _check_rules_and_deal(
+    document: Any, deal: Deal | None, rules: RuleSet, what: str
+) -> str | None:
+    """A document's rule set must be ``rules``; its embedded deal, ``deal`` if given."""
+    claimed = document["rules"]
+    if (claimed["name"], claimed["digest"]) != (rules.name, rules.digest):
+        return (
+            f"the {what} was made under the rules {claimed['name']!r} "
+            f"({claimed['digest']}), not {rules.name!r} ({rules.digest})"
+        )
+    try:
+        embedded = deal_from_dict(document["deal"])
+    except CpsolverError as error:
+        return f"the {what}'s deal: {error}"
+    if deal is not None and deal != embedded:
+        return f"the {what} is for another deal: {deal_as_dict(embedded)}"
+    return None
 
 
 def _walk(

@@ -75,3 +75,25 @@ def fewest(deal: Deal, objective: str) -> int:
         return int(any(answers(peasant, play) for peasant in deal.peasants))
 
     return best(deal.landlord)
+
+
+def coverable(deal: Deal, cards: Hand) -> bool:
+    """Whether disjoint plays from the landlord's hand, at most one answerable, cover ``cards``."""
+
+    @cache
+    def cover(hand: Hand, need: Hand, budget: int) -> bool:
+        if not need:
+            return True
+        lowest = next(need.ranks())
+        for play in plays(hand):
+            if not play.cards[lowest]:
+                continue
+            answerable = any(answers(peasant, play) for peasant in deal.peasants)
+            if answerable and not budget:
+                continue
+            rest = Hand(max(0, n - c) for n, c in zip(need.counts, play.cards.counts))
+            if cover(hand - play.cards, rest, budget - answerable):
+                return True
+        return False
+
+    return cover(deal.landlord, cards, 1)

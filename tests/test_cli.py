@@ -239,7 +239,8 @@ def test_solve_writes_a_proof_that_verify_accepts(tmp_path: Path) -> None:
     code, out, _ = run("verify", str(proof))
     assert (code, out) == (0, "valid: a spring in 6 plays, every step checked\n")
     code, out, _ = run("verify", str(SPRING_DEAL), str(proof), "--json")
-    assert code == 0 and json.loads(out) == {"valid": True, "failure": None, "steps": 6}
+    assert code == 0
+    assert json.loads(out) == {"valid": True, "failure": None, "verdict": "spring", "steps": 6}
 
 
 def test_verify_rejects_a_tampered_proof_and_another_deal(tmp_path: Path) -> None:
@@ -264,8 +265,8 @@ def test_verify_malformed_proofs_exit_1_with_the_reason(tmp_path: Path) -> None:
     assert (code, out) == (1, "invalid: proof: 'version' is a required property\n")
 
 
-def test_no_proof_is_written_without_a_spring(tmp_path: Path) -> None:
+def test_no_proof_is_written_for_an_unknown_verdict(tmp_path: Path) -> None:
     proof = tmp_path / "proof.json"
-    code, _, err = run("solve", str(EXAMPLES / "no_spring.txt"), "--proof", str(proof))
-    assert code == 1 and not proof.exists()
-    assert err == "no proof written: the verdict is no_spring\n"
+    code, _, err = run("solve", str(SPRING_DEAL), "--proof", str(proof), "--time-limit", "1e-9")
+    assert code == 3 and not proof.exists()
+    assert err == "no proof written: the verdict is unknown\n"

@@ -1,0 +1,68 @@
+"""Certificates of "no spring": blocking cards, and a SAT refutation anyone can check.
+
+The certificate names a blocking set S (found by :mod:`cpsolver.cpsat.explain`),
+the encoder that turns "S can be covered" into CNF (:mod:`cpsolver.cnf`), and
+a DRUP refutation of that CNF from CaDiCaL (through python-sat). ``cpsolver
+verify`` rebuilds the CNF and checks the refutation with :mod:`cpsolver.rup`,
+without CP-SAT and without a SAT solver.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from pysat.solvers import Solver
+
+from cpsolver.cards import Deal, Hand
+from cpsolver.cnf import ENCODER, CoverCnf, encode
+from cpsolver.cpsat.explain import blocking_cards
+from cpsolver.dealformat import deal_as_dict
+from cpsolver.rules import RuleSet, standard_rules
+
+FORMAT = "cpsolver-certificate"
+VERSION = 1
+
+
+def refute(cnf: CoverCnf) -> list[str] | None:
+    """A DRUP refutation of the formula, as proof lines; None if it is satisfiable."""
+    with Solver(name="cadical153", bootstrap_with=cnf.clauses, with_proof=True) as solver:
+        if solver.solve():
+            return None
+        proof: list[str] = solver.get_proof()
+        return proof
+
+
+def certify(deal: Deal, rules: RuleSet | None = None) -> tuple[dict[str, Any], CoverCnf] | None:
+    """The certificate that ``deal`` has no spring, with its CNF; None if it has a spring."""
+    rules = rules or standard_rules()
+    started = time.perf_counter()
+    blocking, _ = blocking_cards(deal, rules)
+    if blocking is None:
+        return None
+    cnf = encode(deal, blocking, rules)
+    proof = refute(cnf)
+    if proof is None:  # explain and the encoder disagree: a bug, never a certificate
+        raise RuntimeError(f"the blocking set {blocking} is coverable by {ENCODER}")
+    document = {
+        "format": FORMAT,
+        "version": VERSION,
+        "verdict": "no_spring",
+        "rules": {"name": rules.name, "digest": rules.digest},
+        "deal": deal_as_dict(deal),
+        "blocking": str(blocking),
+        "encoder": ENCODER,
+        "proof": proof,
+        "stats": {
+            "variables": cnf.variables,
+            "clauses": len(cnf.clauses),
+            "lemmas": len(proof),
+            "seconds": round(time.perf_counter() - started, 6),
+        },
+    }
+    return document, cnf
+
+
+def blocking_of(document: dict[str, Any]) -> Hand:
+    """The blocking cards a certificate names."""
+    return Hand.parse(document["blocking"])
