@@ -226,7 +226,7 @@ class Deal:
     def __post_init__(self) -> None:
         for name, hand in zip(PLAYER_NAMES, self.hands):
             if not hand:
-                raise DealError(f"the {name}'s hand is empty")
+                raise DealError(f"{'the ' if name == 'landlord' else ''}{name}'s hand is empty")
         for rank in range(RANK_COUNT):
             total = self.landlord[rank] + self.peasant1[rank] + self.peasant2[rank]
             if total > DECK_COUNTS[rank]:

@@ -8,6 +8,7 @@ writes only JSON to stdout; messages go to stderr.
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -50,6 +51,8 @@ class BadInput(click.ClickException):
 
 class _Group(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
+        global _stdin_used
+        _stdin_used = False
         # Library errors become one-line messages here, at the edge, and nowhere else.
         try:
             return super().invoke(ctx)
@@ -57,10 +60,23 @@ class _Group(click.Group):
             raise BadInput(str(error)) from None
 
 
+_stdin_used = False
+
+
 def _read_source(path: str) -> str:
-    """The text of a file, or of stdin for ``-``."""
+    """The text of a file, or of stdin for ``-`` (which can be read only once)."""
+    global _stdin_used
     if path == "-":
-        return sys.stdin.read()
+        if _stdin_used:
+            raise click.UsageError("stdin (-) can be read only once")
+        _stdin_used = True
+        try:
+            text = sys.stdin.read()
+        except UnicodeDecodeError:
+            text = "\udcff"
+        if any("\udc80" <= char <= "\udcff" for char in text):  # undecodable bytes, escaped
+            raise BadInput("cannot read stdin: not UTF-8 text")
+        return text
     try:
         with open(path, encoding="utf-8") as file:
             return file.read()
@@ -227,13 +243,24 @@ def _deal_options(command: F) -> F:
     return click.argument("deal", required=False, metavar="[DEAL]")(command)
 
 
+def _plays(count: int) -> str:
+    return f"{count} play{'' if count == 1 else 's'}"
+
+
+def _seconds(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """A positive, finite number of seconds (nan and inf are refused)."""
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise click.BadParameter(f"{value} is not a positive number of seconds")
+    return value
+
+
 def _report(result: SpringResult) -> str:
     """The human report of a solve: verdict, objective, numbered plan, statistics."""
     stats = result.stats
     answerable = sum(not step.safe for step in result.plan)
     if result.verdict is Verdict.SPRING:
         lines = [
-            f"spring: the landlord plays out alone in {len(result.plan)} plays"
+            f"spring: the landlord plays out alone in {_plays(len(result.plan))}"
             + (", the last one answerable" if answerable else "")
         ]
     elif result.verdict is Verdict.NO_SPRING:
@@ -281,7 +308,8 @@ def _report(result: SpringResult) -> str:
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=float,
+    callback=_seconds,
     metavar="SECONDS",
     help="Give up with 'unknown' (exit 3) after this long.",
 )
@@ -374,8 +402,17 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     if len(files) > 2:
         raise click.UsageError("give at most a DEAL and a PROOF")
     rules = load_rules(rules_name)
-    position = parse_deal(_read_source(files[0])) if len(files) == 2 else None
+    deal_text = _read_source(files[0]) if len(files) == 2 else None
     text = _read_source(files[-1])
+    if deal_text is not None and '"format"' in deal_text and '"format"' not in text:
+        raise click.UsageError("give the DEAL first, then the PROOF")
+    position = parse_deal(deal_text) if deal_text is not None else None
+    try:
+        parsed = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise BadInput(f"{files[-1]}: not a proof: not JSON ({error})") from None
+    if not isinstance(parsed, dict):
+        raise BadInput(f"{files[-1]}: not a proof: a proof is a JSON object")
     document: dict[str, Any] | None = None
     try:
         document = read_proof(text)
@@ -486,7 +523,8 @@ def _summary_table(summary: Summary) -> str:
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=float,
+    callback=_seconds,
     default=10.0,
     show_default=True,
     metavar="SECONDS",
@@ -628,7 +666,7 @@ def _proof_summary(document: Any) -> dict[str, Any]:
 def _proof_words(document: Any) -> str:
     summary = _proof_summary(document)
     if summary["verdict"] == "spring":
-        return f"a spring in {summary['steps']} plays, every step checked"
+        return f"a spring in {_plays(summary['steps'])}, every step checked"
     return (
         f"no spring: the landlord's cards {summary['blocking']} cannot all be played "
         f"({summary['lemmas']} proof lines checked)"

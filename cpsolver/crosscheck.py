@@ -19,6 +19,7 @@ from cpsolver.cards import RANK_COUNT, Deal, Hand
 from cpsolver.dealformat import CorpusEntry, DealFormatError, deal_as_dict
 from cpsolver.engines import solve_with
 from cpsolver.external import ExternalSolver
+from cpsolver.plays import Play
 from cpsolver.rules import RuleSet
 from cpsolver.spring import OBJECTIVES
 from cpsolver.verify import check_plan, check_split
@@ -32,10 +33,10 @@ class Answer:
 
     solver: str
     verdict: str | None
-    plan: list[str] | None
+    plan: list[str] | list[Play] | None  # cards from other solvers, plays (readings) from ours
     seconds: float
     problem: str | None = None
-    optima: dict[str, tuple[int, list[str]]] = field(default_factory=dict)  # value and its split
+    optima: dict[str, tuple[int, list[Play]]] = field(default_factory=dict)  # value and its split
 
 
 class Solver(Protocol):
@@ -62,12 +63,12 @@ class EngineSolver:
     def answer(self, deal: Deal, deal_id: str) -> Answer:
         started = time.perf_counter()
         result = solve_with(self.name, deal, self.rules, self.time_limit)
-        plan = [str(step.play) for step in result.plan] if result.plan else None
+        plan = [step.play for step in result.plan] if result.plan else None
         answer = Answer(self.name, result.verdict.value, plan, 0.0)
         for objective in self.objectives:
             found = solve_with(self.name, deal, self.rules, self.time_limit, objective=objective)
             if found.objective is not None:
-                split = [str(step.play) for step in found.plan]
+                split = [step.play for step in found.plan]
                 answer.optima[objective] = (found.objective.value, split)
         answer.seconds = time.perf_counter() - started
         return answer

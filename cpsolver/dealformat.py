@@ -40,6 +40,8 @@ def parse_deal(text: str) -> Deal:
             data = json.loads(text)
         except json.JSONDecodeError as error:
             raise DealFormatError(f"broken JSON: {error}") from None
+        except RecursionError:
+            raise DealFormatError("broken JSON: nested too deeply") from None
         return deal_from_dict(data)
     return _parse_text(text)
 
@@ -66,10 +68,16 @@ def _parse_text(text: str) -> Deal:
     return Deal.parse(found["landlord"], found["peasant1"], found["peasant2"])
 
 
-def deal_from_dict(data: Any) -> Deal:
-    """A deal from its JSON form ``{"landlord": str, "peasants": [str, str]}``."""
+def deal_from_dict(data: Any, extra: tuple[str, ...] = ()) -> Deal:
+    """A deal from its JSON form ``{"landlord": str, "peasants": [str, str]}``.
+
+    Keys other than these (and the ``extra`` ones a corpus line may carry) are refused.
+    """
     if not isinstance(data, dict):
         raise DealFormatError("a JSON deal must be an object with 'landlord' and 'peasants'")
+    unknown = sorted(set(data) - {"landlord", "peasants", *extra})
+    if unknown:
+        raise DealFormatError(f"a JSON deal has no key {unknown[0]!r} (keys: landlord, peasants)")
     landlord = data.get("landlord")
     peasants = data.get("peasants")
     if not isinstance(landlord, str):
@@ -107,9 +115,11 @@ def parse_corpus_line(line: str, number: int) -> CorpusEntry:
     """One JSON-lines corpus entry; errors name the line."""
     try:
         data = json.loads(line)
-        deal = deal_from_dict(data)
+        deal = deal_from_dict(data, ("id", "expected"))
     except json.JSONDecodeError as error:
         raise DealFormatError(f"line {number}: broken JSON: {error}") from None
+    except RecursionError:
+        raise DealFormatError(f"line {number}: broken JSON: nested too deeply") from None
     except CpsolverError as error:
         raise DealFormatError(f"line {number}: {error}") from None
     expected = data.get("expected")

@@ -57,8 +57,8 @@ def read_proof(text: str) -> dict[str, Any]:
     """Parse a proof or certificate document and check it against its schema."""
     try:
         document = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ProofFormatError(f"proof: broken JSON: {error}") from None
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise ProofFormatError(f"proof: broken JSON: {error or 'nested too deeply'}") from None
     is_certificate = isinstance(document, dict) and document.get("format") == "cpsolver-certificate"
     validate(document, "certificate" if is_certificate else "proof")
     result: dict[str, Any] = document

@@ -18,6 +18,7 @@ True
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,7 +27,7 @@ from cpsolver.cnf import ENCODER, encode
 from cpsolver.dealformat import deal_as_dict, deal_from_dict
 from cpsolver.errors import CpsolverError
 from cpsolver.movegen import generator
-from cpsolver.plays import Play, classify
+from cpsolver.plays import Play, classify, readings
 from cpsolver.proof import ProofFormatError, validate, validate_proof
 from cpsolver.rules import RuleSet, standard_rules
 from cpsolver.rup import check_refutation, parse_proof
@@ -58,7 +59,8 @@ def check_proof(
         return failure
     embedded = deal_from_dict(document["deal"])
     steps = document["plan"]
-    failure, plays = _walk(embedded, [step["cards"] for step in steps], rules)
+    claims = [(step["kind"], step["rank"]) for step in steps]
+    failure, plays = _walk(embedded, [step["cards"] for step in steps], rules, claims=claims)
     for number, (step, play) in enumerate(zip(steps, plays), 1):
         claim_failure = _check_claims(embedded, number, step, play, rules)
         if claim_failure is not None:
@@ -128,23 +130,20 @@ def _check_rules_and_deal(
     except CpsolverError as error:
         return f"the {what}'s deal: {error}"
     if deal is not None and deal != embedded:
-        return f"the {what} is for another deal: {deal_as_dict(embedded)}"
+        return f"the {what} is for another deal: {json.dumps(deal_as_dict(embedded))}"
     return None
 
 
-def _walk(
-    deal: Deal, plan: Sequence[_Cards], rules: RuleSet, spring: bool = True
-) -> tuple[str | None, list[Play]]:
-    """Play the plan out: the first failure, and the plays of the steps before it.
+def _read_step(
+    number: int, item: _Cards, claim: tuple[str, str] | None, rules: RuleSet
+) -> tuple[Play | None, str]:
+    """The play a step stands for, or why it stands for none.
 
-    ``spring`` False checks only that the plan splits the hand into plays.
+    Under rules where one multiset reads two ways, a :class:`Play` or a
+    proof's claimed (kind, rank) says which reading is meant; plain cards
+    with two readings are ambiguous.
     """
-    moves = generator(rules)
-    left = deal.landlord
-    plays: list[Play] = []
-    if not plan:
-        return "the plan is empty", plays
-    for number, item in enumerate(plan, 1):
+    try:
         cards = (
             item.cards
             if isinstance(item, Play)
@@ -152,11 +151,54 @@ def _walk(
             if isinstance(item, str)
             else item
         )
-        where = f"step {number} ({cards})"
+    except CpsolverError as error:
+        return None, f"step {number} ({item}): {error}"
+    where = f"step {number} ({cards})"
+    found = readings(cards, rules)
+    if not found:
         try:
-            play = classify(cards, rules)
+            classify(cards, rules)
         except CpsolverError as error:
-            return f"{where}: no play: {str(error).split(': ', 1)[-1]}", plays
+            return None, f"{where}: no play: {str(error).split(': ', 1)[-1]}"
+    if isinstance(item, Play):
+        return (
+            (item, "")
+            if item in found
+            else (None, f"{where}: not a {item.kind.value} under these rules")
+        )
+    if claim is not None:
+        chosen = [p for p in found if (p.kind.value, rank_symbol(p.rank)) == claim]
+        return (chosen or found)[0], ""
+    if len(found) > 1:
+        kinds = ", ".join(f"{p.kind.value} (rank {rank_symbol(p.rank)})" for p in found)
+        return None, f"{where}: ambiguous under the {rules.name} rules: reads as {kinds}"
+    return found[0], ""
+
+
+def _walk(
+    deal: Deal,
+    plan: Sequence[_Cards],
+    rules: RuleSet,
+    spring: bool = True,
+    claims: Sequence[tuple[str, str]] | None = None,
+) -> tuple[str | None, list[Play]]:
+    """Play the plan out: the first failure, and the plays of the steps before it.
+
+    ``spring`` False checks only that the plan splits the hand into plays;
+    ``claims`` are a proof's (kind, rank) of each step, naming its reading.
+    """
+    moves = generator(rules)
+    left = deal.landlord
+    plays: list[Play] = []
+    if not plan:
+        return "the plan is empty", plays
+    for number, item in enumerate(plan, 1):
+        claim = claims[number - 1] if claims is not None else None
+        play, failure = _read_step(number, item, claim, rules)
+        if play is None:
+            return failure, plays
+        cards = play.cards
+        where = f"step {number} ({cards})"
         short = [r for r in range(len(cards.counts)) if cards[r] > left[r]]
         if short:
             return f"{where}: the landlord holds no more {rank_symbol(short[0])}s", plays

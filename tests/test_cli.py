@@ -194,7 +194,7 @@ def test_solve_unknown_exits_3() -> None:
         (
             ["--landlord", "3", "--peasant1", "", "--peasant2", "5"],
             None,
-            "Error: the peasant 1's hand is empty\n",
+            "Error: peasant 1's hand is empty\n",
         ),
         (["-"], '{"landlord": "3", "peasants": ["4"', "Error: broken JSON: "),
         (
@@ -255,14 +255,73 @@ def test_verify_rejects_a_tampered_proof_and_another_deal(tmp_path: Path) -> Non
     assert code == 1 and json.loads(out)["failure"].startswith("the proof is for another deal")
 
 
-def test_verify_malformed_proofs_exit_1_with_the_reason(tmp_path: Path) -> None:
+def test_verify_unreadable_proofs_exit_2_and_malformed_ones_exit_1(tmp_path: Path) -> None:
     proof = tmp_path / "proof.json"
     proof.write_text('{"format": "cpsolver-proof"')
-    code, out, _ = run("verify", str(proof))
-    assert code == 1 and out.startswith("invalid: proof: broken JSON: ")
+    code, out, err = run("verify", str(proof))
+    assert (code, out) == (2, "") and err.startswith(f"Error: {proof}: not a proof: not JSON (")
+    proof.write_text("[1, 2]")
+    code, _, err = run("verify", str(proof))
+    assert (code, err) == (2, f"Error: {proof}: not a proof: a proof is a JSON object\n")
+    code, _, err = run("verify", str(SPRING_DEAL))
+    assert code == 2 and "not a proof: not JSON" in err
     proof.write_text('{"format": "cpsolver-proof"}')
     code, out, _ = run("verify", str(proof))
     assert (code, out) == (1, "invalid: proof: 'version' is a required property\n")
+
+
+def test_verify_a_step_that_is_no_hand(tmp_path: Path) -> None:
+    proof = tmp_path / "proof.json"
+    run("solve", str(SPRING_DEAL), "--proof", str(proof))
+    document = json.loads(proof.read_text())
+    document["plan"][0]["cards"] = "33333"
+    proof.write_text(json.dumps(document))
+    code, out, _ = run("verify", str(proof))
+    assert (code, out) == (1, "invalid: step 1 (33333): five 3s in one hand\n")
+
+
+def test_verify_swapped_arguments_and_stdin_twice(tmp_path: Path) -> None:
+    proof = tmp_path / "proof.json"
+    run("solve", str(SPRING_DEAL), "--proof", str(proof))
+    code, _, err = run("verify", str(proof), str(SPRING_DEAL))
+    assert code == 2 and err.splitlines()[-1] == "Error: give the DEAL first, then the PROOF"
+    code, _, err = run("verify", "-", "-", input=proof.read_text())
+    assert code == 2 and err.splitlines()[-1] == "Error: stdin (-) can be read only once"
+    code, _, err = run(
+        "solve", "--landlord", "-", "--peasant1", "-", "--peasant2", "5", input="333"
+    )
+    assert code == 2 and err.splitlines()[-1] == "Error: stdin (-) can be read only once"
+
+
+def test_more_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    assert run("solve", str(deep))[0:3:2] == (2, "Error: broken JSON: nested too deeply\n")
+    code, _, err = run("solve", str(SPRING_DEAL), "--time-limit", "nan")
+    assert code == 2 and "nan is not a positive number of seconds" in err
+    code, _, err = run("solve", "-", input='{"landlord": "3", "peasants": ["4", "5"], "extra": 1}')
+    assert (code, err) == (2, "Error: a JSON deal has no key 'extra' (keys: landlord, peasants)\n")
+    result = CliRunner().invoke(cli, ["solve", "-"], input=b"\xff\xfe landlord")
+    assert (result.exit_code, result.stderr) == (2, "Error: cannot read stdin: not UTF-8 text\n")
+
+
+def test_a_spring_under_rules_that_read_one_multiset_two_ways(tmp_path: Path) -> None:
+    """The plan records its reading; the verifier checks that reading (review finding F1)."""
+    standard = (Path(__file__).parents[1] / "models" / "standard.toml").read_text()
+    loose = tmp_path / "loose.toml"
+    loose.write_text(
+        standard.replace('name = "standard"', 'name = "loose"').replace(
+            "distinct = true", "distinct = false"
+        )
+    )
+    proof = tmp_path / "proof.json"
+    deal = ["--landlord", "333444555666", "--peasant1", "777888999TTTJJJ", "--peasant2", "2"]
+    for engine in ("cpsat", "search"):
+        code, _, _ = run(
+            "solve", *deal, "--rules", str(loose), "--proof", str(proof), "--engine", engine
+        )
+        assert code == 0
+        assert run("verify", str(proof), "--rules", str(loose))[0] == 0
 
 
 def test_no_proof_is_written_for_an_unknown_verdict(tmp_path: Path) -> None:

@@ -111,12 +111,12 @@ def _decide(
     rounds = cuts = 0
     new = set(unsafe.known)  # eager: every unsafe option; lazy: none yet
     while True:
-        if new:
-            model.allow_one_of(sorted(unsafe.known))
-            cuts += 1
         remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
         if remaining is not None and remaining <= 0:
             break  # out of time before this round: unknown
+        if new:
+            model.allow_one_of(sorted(unsafe.known))
+            cuts += 1
         rounds += 1
         status, counts, plays = model.solve(remaining, settings, hint)
         if status == cp_model.INFEASIBLE:
