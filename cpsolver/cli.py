@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
 import click
 
 from cpsolver import cpsat
+from cpsolver.batch import BatchOptions, done_ids, run_batch
 from cpsolver.cards import Deal, Hand, rank_symbol
 from cpsolver.certify import certify
 from cpsolver.cnf import ENCODER
@@ -34,13 +36,15 @@ from cpsolver.dealgen import KINDS, generate, parse_sizes
 from cpsolver.engines import DEFAULT_ENGINE, ENGINES, solve_with
 from cpsolver.errors import CpsolverError, InvalidPlayError
 from cpsolver.movegen import generator
+from cpsolver.parallel import runner_for
 from cpsolver.plays import Kind, Play, classify
 from cpsolver.proof import build_proof, read_proof
-from cpsolver.rules import RuleSet, load_rules
+from cpsolver.rules import RuleSet, load_rules, read_rules_text
 from cpsolver.spring import OBJECTIVES, SpringResult, Verdict
 from cpsolver.verify import check_certificate, check_proof
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 
 class BadInput(click.ClickException):
@@ -543,6 +547,22 @@ def _summary_table(summary: Summary) -> str:
     is_flag=True,
     help="Also compare our engines' fewest-answerable and fewest-plays optima, and check their splits.",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Local worker processes for our engines.",
+)
+@click.option(
+    "--scheduler", metavar="tcp://HOST:PORT", help="Run our engines on this Dask cluster."
+)
+@click.option(
+    "--local-cluster",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Start a Dask LocalCluster of N workers for our engines.",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @_common_options
 def crosscheck_command(
@@ -554,6 +574,9 @@ def crosscheck_command(
     timeout: float,
     out_dir: str,
     optima: bool,
+    workers: int,
+    scheduler: str | None,
+    local_cluster: int | None,
     quiet: bool,
     as_json: bool,
     rules_name: str,
@@ -586,13 +609,26 @@ def crosscheck_command(
             solvers.append(CommandSolver(against, timeout))
         except ValueError as error:
             raise BadInput(str(error)) from None
+    if scheduler is not None and local_cluster is not None:
+        raise click.UsageError("give --scheduler or --local-cluster, not both")
     try:
-        summary = _run_crosscheck(entries, solvers, rules, total, show=not (quiet or as_json))
+        runner = runner_for(workers, scheduler, local_cluster)
+    except ValueError as error:
+        for solver in solvers:
+            solver.close()
+        raise BadInput(str(error)) from None
+    try:
+        summary = _with_progress(
+            total,
+            not (quiet or as_json),
+            lambda advance: crosscheck(entries, solvers, rules, lambda: advance(1), runner),
+        )
     except ValueError as error:  # the external command could not be started
         raise BadInput(str(error)) from None
     finally:
         for solver in solvers:
             solver.close()
+        runner.close()
     written = _write_reproducers(summary, out_dir) if summary.findings else []
     if as_json:
         _emit_json(summary.as_dict())
@@ -608,22 +644,6 @@ def crosscheck_command(
         sys.exit(1)
     if summary.bad_lines:
         sys.exit(2)
-
-
-def _run_crosscheck(
-    entries: Iterable[CorpusEntry | DealFormatError],
-    solvers: list[Solver],
-    rules: RuleSet,
-    total: int | None,
-    show: bool,
-) -> Summary:
-    if not (show and sys.stderr.isatty()):
-        return crosscheck(entries, solvers, rules)
-    from rich.progress import Progress  # only for a person at a terminal
-
-    with Progress(transient=True) as bar:
-        task = bar.add_task("crosscheck", total=total)
-        return crosscheck(entries, solvers, rules, lambda: bar.advance(task))
 
 
 def _write_reproducers(summary: Summary, out_dir: str) -> list[str]:
@@ -774,6 +794,152 @@ def export_cnf_command(
     cnf_path.write(cnf.dimacs(comments))
     if drat_path is not None:
         drat_path.write("\n".join(document["proof"]) + "\n")
+
+
+@cli.command("batch")
+@click.argument("corpus")
+@click.option(
+    "-o",
+    "--output",
+    "out_path",
+    required=True,
+    type=click.Path(dir_okay=False),
+    help="Append one JSON result per deal here; rerun to resume after a crash.",
+)
+@click.option("--engine", type=click.Choice(ENGINES), default=DEFAULT_ENGINE, show_default=True)
+@click.option(
+    "--strategy",
+    type=click.Choice(cpsat.STRATEGIES),
+    default=cpsat.DEFAULT_STRATEGY,
+    show_default=True,
+    help="For cpsat.",
+)
+@click.option("--objective", type=click.Choice(OBJECTIVES), default="spring", show_default=True)
+@click.option(
+    "--timeout",
+    type=float,
+    callback=_seconds,
+    metavar="SECONDS",
+    help="A deal past this is recorded as unknown; the batch goes on.",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=os.cpu_count() or 1,
+    show_default=True,
+    help="Local worker processes.",
+)
+@click.option("--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask cluster instead.")
+@click.option(
+    "--local-cluster",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Start a Dask LocalCluster of N workers and run on it.",
+)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@_common_options
+def batch_command(
+    corpus: str,
+    out_path: str,
+    engine: str,
+    strategy: cpsat.solver.Strategy,
+    objective: str,
+    timeout: float | None,
+    workers: int,
+    scheduler: str | None,
+    local_cluster: int | None,
+    quiet: bool,
+    as_json: bool,
+    rules_name: str,
+) -> None:
+    """Solve every deal of a JSON-lines corpus: streamed, parallel, resumable.
+
+    Each result is one JSON line in OUTPUT: id, line, verdict, plan (cards),
+    objective, engine, seconds; a line that is no deal gives an error record.
+    Rerunning the same command after a crash repairs a torn last line, skips
+    the ids already done, and solves the rest. Exit 0 when every line was a
+    deal, 2 if some were not (their error records are written), 3 if none
+    erred but some deal ran out of time.
+
+    \b
+    Examples:
+      cpsolver batch corpus.jsonl -o results.jsonl --workers 2
+      cpsolver deal --kind planted --count 10000 | cpsolver batch - -o out.jsonl
+      cpsolver batch corpus.jsonl -o results.jsonl --scheduler tcp://10.0.0.5:8786
+    """
+    load_rules(rules_name)  # refuse a bad rules file before anything starts
+    text, source = read_rules_text(rules_name)
+    options = BatchOptions(engine, objective, strategy, text, source, timeout)
+    if scheduler is not None and local_cluster is not None:
+        raise click.UsageError("give --scheduler or --local-cluster, not both")
+    path = Path(out_path)
+    done = done_ids(path)
+    total = _count_lines(corpus) if corpus != "-" else None
+    lines = sys.stdin if corpus == "-" else _open_lines(corpus)
+    try:
+        runner = runner_for(workers, scheduler, local_cluster)
+    except ValueError as error:
+        raise BadInput(str(error)) from None
+    try:
+        with path.open("a", encoding="utf-8") as output:
+            summary = _with_progress(
+                total,
+                not (quiet or as_json),
+                lambda advance: run_batch(lines, output, options, runner, done, advance),
+            )
+    except OSError as error:
+        raise BadInput(f"cannot write {out_path}: {error.strerror}") from None
+    finally:
+        runner.close()
+    report = summary.as_dict()
+    if as_json:
+        _emit_json(report)
+    else:
+        verdicts = (
+            ", ".join(f"{count} {name}" for name, count in report["verdicts"].items()) or "none"
+        )
+        click.echo(
+            f"solved {report['solved']} deals ({verdicts}) in {report['seconds']} s, "
+            f"{report['deals_per_second']} deals/s; {report['errors']} error records; "
+            f"{report['skipped_already_done']} already done"
+        )
+        for slow in report["slowest"]:
+            click.echo(f"  slow: {slow['id']} {slow['seconds']:.3f} s")
+    sys.exit(2 if summary.errors else 3 if summary.verdicts["unknown"] else 0)
+
+
+def _open_lines(path: str) -> Iterator[str]:
+    """The lines of a file, read lazily."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            yield from file
+    except OSError as error:
+        raise BadInput(f"cannot read {path}: {error.strerror}") from None
+
+
+def _count_lines(path: str) -> int | None:
+    try:
+        with open(path, "rb") as file:
+            return sum(1 for line in file if line.strip())
+    except OSError as error:
+        raise BadInput(f"cannot read {path}: {error.strerror}") from None
+
+
+def _with_progress(total: int | None, show: bool, work: Callable[[Callable[[int], None]], T]) -> T:
+    """Run ``work`` with a progress bar (rate, ETA) on a terminal, or plainly."""
+    if not (show and sys.stderr.isatty()):
+        return work(lambda n: None)
+    from rich.progress import (  # only for a person at a terminal
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeRemainingColumn,
+    )
+
+    columns = (BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*Progress.get_default_columns()[:1], *columns, transient=True) as bar:
+        task = bar.add_task("solving", total=total)
+        return work(lambda n: bar.advance(task, n))
 
 
 def main() -> None:

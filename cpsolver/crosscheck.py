@@ -19,6 +19,7 @@ from cpsolver.cards import RANK_COUNT, Deal, Hand
 from cpsolver.dealformat import CorpusEntry, DealFormatError, deal_as_dict
 from cpsolver.engines import solve_with
 from cpsolver.external import ExternalSolver
+from cpsolver.parallel import Runner, chunked
 from cpsolver.plays import Play
 from cpsolver.rules import RuleSet
 from cpsolver.spring import OBJECTIVES
@@ -215,21 +216,35 @@ def crosscheck(
     solvers: list[Solver],
     rules: RuleSet,
     progress: Callable[[], None] = lambda: None,
+    runner: Runner | None = None,
 ) -> Summary:
-    """Run every deal past every solver; count, compare, verify and shrink."""
+    """Run every deal past every solver; count, compare, verify and shrink.
+
+    With a ``runner``, our engines answer in its workers (in chunks, in any
+    order); other solvers, judging and shrinking stay in this process.
+    """
     summary = Summary([solver.name for solver in solvers])
     summary.seconds = {solver.name: [] for solver in solvers}
+    ours = [solver for solver in solvers if isinstance(solver, EngineSolver)]
+    others = [solver for solver in solvers if not isinstance(solver, EngineSolver)]
 
     def ask(deal: Deal, deal_id: str) -> list[Answer]:
-        return [solver.answer(deal, deal_id) for solver in solvers]
+        return [solver.answer(deal, deal_id) for solver in [*ours, *others]]
 
-    for entry in entries:
+    task = _AnswerTask(ours)
+    if runner is None:
+        answered: Iterable[list[tuple[CorpusEntry | DealFormatError, list[Answer]]]] = (
+            task([entry]) for entry in entries
+        )
+    else:
+        answered = runner.run(task, chunked(entries, 16))
+    for entry, ours_said in (pair for chunk in answered for pair in chunk):
         progress()
         if isinstance(entry, DealFormatError):
             summary.bad_lines.append(str(entry))
             continue
         summary.deals += 1
-        answers = ask(entry.deal, entry.id)
+        answers = ours_said + [solver.answer(entry.deal, entry.id) for solver in others]
         for answer in answers:
             summary.seconds[answer.solver].append(answer.seconds)
             summary.unknowns += answer.verdict == "unknown"
@@ -258,4 +273,25 @@ def crosscheck(
             reason = (judge(shrunk, ask(shrunk, entry.id), None, rules) or failure)[1]
         verdicts = {answer.solver: answer.verdict for answer in ask(shrunk, entry.id)}
         summary.findings.append(Finding(entry.id, kind, reason, shrunk, entry.deal, verdicts))
+    summary.findings.sort(key=lambda finding: finding.id)
     return summary
+
+
+@dataclass(frozen=True)
+class _AnswerTask:
+    """Our engines' answers to a chunk of corpus entries: picklable, for any runner."""
+
+    solvers: list[EngineSolver]
+
+    def __call__(
+        self, chunk: list[CorpusEntry | DealFormatError]
+    ) -> list[tuple[CorpusEntry | DealFormatError, list[Answer]]]:
+        return [
+            (
+                entry,
+                []
+                if isinstance(entry, DealFormatError)
+                else [s.answer(entry.deal, entry.id) for s in self.solvers],
+            )
+            for entry in chunk
+        ]

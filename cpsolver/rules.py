@@ -150,23 +150,29 @@ def bundled_rule_names() -> list[str]:
     )
 
 
-@cache
-def load_rules(name_or_path: str) -> RuleSet:
-    """A bundled rule set by name (``standard``), or a TOML file by path."""
+def read_rules_text(name_or_path: str) -> tuple[str, str]:
+    """The TOML text of a bundled rule set (by name) or of a file (by path), and its source label."""
     if name_or_path in bundled_rule_names():
         resource = resources.files("cpsolver") / "models" / f"{name_or_path}.toml"
-        return RuleSet.from_toml(resource.read_text(encoding="utf-8"), f"{name_or_path}.toml")
+        return resource.read_text(encoding="utf-8"), f"{name_or_path}.toml"
     path = Path(name_or_path)
+    if path.is_dir():
+        raise RulesError(f"{path}: is a folder, not a rules file")
     if not path.is_file():
         raise RulesError(
             f"no rule set named {name_or_path!r} and no such file "
             f"(bundled: {', '.join(bundled_rule_names())})"
         )
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8"), str(path)
     except (OSError, UnicodeDecodeError) as error:
         raise RulesError(f"{path}: cannot read: {error}") from None
-    return RuleSet.from_toml(text, str(path))
+
+
+@cache
+def load_rules(name_or_path: str) -> RuleSet:
+    """A bundled rule set by name (``standard``), or a TOML file by path."""
+    return RuleSet.from_toml(*read_rules_text(name_or_path))
 
 
 def standard_rules() -> RuleSet:

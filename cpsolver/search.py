@@ -23,7 +23,7 @@ from cpsolver.rules import RuleSet
 from cpsolver.spring import OBJECTIVES, Objective, SpringResult, Step, Verdict, order_plan
 
 _GUARDS = sum(8 << (4 * r) for r in range(RANK_COUNT))  # bit 3 of every 4-bit field
-_CHECK_EVERY = 4096  # nodes between clock reads
+_CHECK_EVERY = 256  # nodes between clock reads
 
 
 def pack(hand: Hand) -> int:

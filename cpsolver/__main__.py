@@ -1,0 +1,5 @@
+"""``python -m cpsolver``: the command line, as the ``cpsolver`` script runs it."""
+
+from cpsolver.cli import main
+
+main()

@@ -1,0 +1,190 @@
+"""Batches: every deal of a JSON-lines corpus solved, streamed, resumable and in parallel.
+
+Input is read line by line and handed out in small chunks, a bounded number
+at a time, so memory stays flat however long the corpus. Each result is one
+JSON line, appended and flushed as its chunk completes. Rerunning the same
+command after a crash first repairs a torn last line, then skips the ids the
+output already holds: every input id ends with exactly one result. A line
+that is no deal becomes an error record and the batch goes on.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import IO, Any
+
+from cpsolver.cpsat.solver import Strategy
+from cpsolver.dealformat import DealFormatError, parse_corpus_line
+from cpsolver.engines import solve_with
+from cpsolver.parallel import Runner, chunked
+from cpsolver.rules import RuleSet
+
+CHUNK = 16  # deals per task: big enough to hide the hand-over, small enough to lose little
+FSYNC_EVERY = 1.0  # seconds between forced writes to disk
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    """How to solve each deal. The rule set travels as its TOML text, so remote workers need no files."""
+
+    engine: str = "cpsat"
+    objective: str = "spring"
+    strategy: Strategy = "eager"
+    rules_toml: str = ""
+    rules_source: str = "standard.toml"
+    timeout: float | None = None
+
+
+@cache
+def _rules(text: str, source: str) -> RuleSet:
+    return RuleSet.from_toml(text, source)
+
+
+def line_id(line: str, number: int) -> str:
+    """The id a line's result carries: its ``"id"``, or else its line number."""
+    try:
+        data = json.loads(line)
+    except (json.JSONDecodeError, RecursionError):
+        return str(number)
+    return str(data.get("id", number)) if isinstance(data, dict) else str(number)
+
+
+def solve_line(number: int, line: str, options: BatchOptions) -> dict[str, Any]:
+    """The result record of one corpus line; a line that is no deal gives an error record."""
+    try:
+        entry = parse_corpus_line(line, number)
+    except DealFormatError as error:
+        return {"id": line_id(line, number), "line": number, "error": str(error)}
+    rules = _rules(options.rules_toml, options.rules_source)
+    started = time.perf_counter()
+    result = solve_with(
+        options.engine, entry.deal, rules, options.timeout, options.strategy, options.objective
+    )
+    record: dict[str, Any] = {"id": entry.id, "line": number, **result.as_dict()}
+    record["plan"] = [step["cards"] for step in record["plan"]]
+    record["engine"] = options.engine
+    record["seconds"] = round(time.perf_counter() - started, 6)
+    del record["stats"]
+    if entry.expected is not None:
+        record["expected"] = entry.expected
+    return record
+
+
+def solve_chunk(chunk: list[tuple[int, str]], options: BatchOptions) -> list[dict[str, Any]]:
+    """The records of a chunk of (line number, line): the unit of work a worker gets."""
+    return [solve_line(number, line, options) for number, line in chunk]
+
+
+def done_ids(path: Path) -> set[str]:
+    """The ids an earlier run already wrote to ``path``, after cutting off a torn last line."""
+    if not path.exists():
+        return set()
+    with path.open("r+b") as file:
+        content = file.read()
+        whole = content[: content.rfind(b"\n") + 1]
+        if len(whole) != len(content):  # the run died mid-line: drop the fragment
+            file.truncate(len(whole))
+    found = set()
+    for raw in whole.splitlines():
+        try:
+            found.add(str(json.loads(raw)["id"]))
+        except (ValueError, KeyError, TypeError):
+            continue  # not one of ours; it stays, and the deal is solved again
+    return found
+
+
+@dataclass
+class BatchSummary:
+    """Counts by verdict, errors, speed and the slowest deals of one run."""
+
+    verdicts: Counter[str] = field(default_factory=Counter)
+    errors: int = 0
+    skipped: int = 0
+    seconds: float = 0.0
+    slowest: list[tuple[float, str]] = field(default_factory=list)
+
+    @property
+    def solved(self) -> int:
+        """Deals solved in this run (error records not counted)."""
+        return sum(self.verdicts.values())
+
+    def add(self, record: dict[str, Any]) -> None:
+        """Count one result record."""
+        if "error" in record:
+            self.errors += 1
+            return
+        self.verdicts[record["verdict"]] += 1
+        self.slowest = sorted([*self.slowest, (record["seconds"], record["id"])], reverse=True)[:5]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form printed by ``cpsolver batch --json``."""
+        return {
+            "solved": self.solved,
+            "verdicts": dict(sorted(self.verdicts.items())),
+            "errors": self.errors,
+            "unknowns": self.verdicts["unknown"],
+            "skipped_already_done": self.skipped,
+            "seconds": round(self.seconds, 3),
+            "deals_per_second": round(self.solved / self.seconds, 1) if self.seconds else None,
+            "slowest": [{"id": deal_id, "seconds": seconds} for seconds, deal_id in self.slowest],
+            "peak_memory_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        }
+
+
+def pending_lines(
+    lines: Iterable[str], done: set[str], summary: BatchSummary
+) -> Iterator[tuple[int, str]]:
+    """(line number, line) of every non-blank line whose id is not done yet."""
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        if done and line_id(line, number) in done:
+            summary.skipped += 1
+            continue
+        yield number, line
+
+
+def run_batch(
+    lines: Iterable[str],
+    output: IO[str],
+    options: BatchOptions,
+    runner: Runner,
+    done: set[str],
+    progress: Callable[[int], None] = lambda n: None,
+) -> BatchSummary:
+    """Solve every pending line with ``runner``, appending records to ``output`` as they come."""
+    summary = BatchSummary()
+    started = time.perf_counter()
+    synced = started
+    work = chunked(pending_lines(lines, done, summary), CHUNK)
+    for records in runner.run(_Task(options), work):
+        output.write("".join(json.dumps(record) + "\n" for record in records))
+        output.flush()
+        if time.perf_counter() - synced > FSYNC_EVERY:
+            os.fsync(output.fileno())
+            synced = time.perf_counter()
+        for record in records:
+            summary.add(record)
+        progress(len(records))
+    output.flush()
+    os.fsync(output.fileno())
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+@dataclass(frozen=True)
+class _Task:
+    """``solve_chunk`` with its options bound: a picklable callable for any runner."""
+
+    options: BatchOptions
+
+    def __call__(self, chunk: list[tuple[int, str]]) -> list[dict[str, Any]]:
+        return solve_chunk(chunk, self.options)

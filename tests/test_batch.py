@@ -1,0 +1,164 @@
+"""Batches: same results on any runner, resume after SIGKILL, error records, per-deal timeouts."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cpsolver.batch import BatchOptions, done_ids, run_batch
+from cpsolver.cards import Deal
+from cpsolver.dealformat import deal_as_dict
+from cpsolver.dealgen import generate
+from cpsolver.parallel import InProcess
+from cpsolver.rules import read_rules_text
+from cpsolver.search import solve as search_solve
+
+
+def corpus(path: Path, kind: str, count: int, seed: int = 1) -> list[str]:
+    ids = []
+    with path.open("w") as file:
+        for entry in generate(kind, count, seed):
+            file.write(json.dumps({"id": entry.id, **deal_as_dict(entry.deal)}) + "\n")
+            ids.append(entry.id)
+    return ids
+
+
+def batch(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "cpsolver", "batch", *args]
+    return subprocess.run(command, check=False, capture_output=True, text=True, timeout=timeout)
+
+
+def records(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def content(path: Path) -> set[str]:
+    """The records without their times, as a set: what must not depend on the runner."""
+    found = set()
+    for record in records(path):
+        record.pop("seconds", None)
+        found.add(json.dumps(record, sort_keys=True))
+    return found
+
+
+def test_the_same_results_in_process_on_two_workers_and_on_a_local_dask_cluster(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "in.jsonl"
+    ids = corpus(source, "planted", 120)
+    outputs = []
+    for name, options in [
+        ("one", ["--workers", "1"]),
+        ("two", ["--workers", "2"]),
+        ("dask", ["--local-cluster", "2"]),
+    ]:
+        out = tmp_path / f"{name}.jsonl"
+        done = batch(str(source), "-o", str(out), *options, "--json")
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["solved"] == 120
+        assert sorted(str(r["id"]) for r in records(out)) == sorted(ids)
+        outputs.append(content(out))
+    assert outputs[0] == outputs[1] == outputs[2]
+
+
+@pytest.mark.parametrize(
+    "runner", [["--workers", "2"], ["--local-cluster", "2"]], ids=["pool", "dask"]
+)
+def test_killed_with_sigkill_then_resumed_every_id_exactly_once(
+    tmp_path: Path, runner: list[str]
+) -> None:
+    source = tmp_path / "in.jsonl"
+    ids = corpus(source, "planted", 3000, seed=2)
+    out = tmp_path / "out.jsonl"
+    command = [
+        sys.executable,
+        "-m",
+        "cpsolver",
+        "batch",
+        str(source),
+        "-o",
+        str(out),
+        *runner,
+        "--quiet",
+    ]
+    process = subprocess.Popen(
+        command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 300):
+        time.sleep(0.05)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    written = out.read_text().count("\n")
+    assert 300 <= written < 3000, "the kill must land part-way"
+    resumed = batch(str(source), "-o", str(out), *runner, "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    summary = json.loads(resumed.stdout)
+    assert summary["skipped_already_done"] >= 300
+    lines = out.read_text().splitlines()
+    assert all(line.startswith("{") and line.endswith("}") for line in lines)  # no torn line
+    got = [str(json.loads(line)["id"]) for line in lines]
+    assert sorted(got) == sorted(ids)  # every id exactly once
+
+
+def test_a_torn_last_line_is_cut_off_and_its_deal_solved_again(tmp_path: Path) -> None:
+    out = tmp_path / "out.jsonl"
+    out.write_text('{"id": "a", "verdict": "spring"}\n{"id": "b", "verd')
+    assert done_ids(out) == {"a"}
+    assert out.read_text() == '{"id": "a", "verdict": "spring"}\n'
+
+
+def test_bad_lines_become_error_records_and_the_rest_is_solved(tmp_path: Path) -> None:
+    source = tmp_path / "in.jsonl"
+    good = [json.dumps({"id": e.id, **deal_as_dict(e.deal)}) for e in generate("endgame", 4, 5)]
+    lines = [
+        good[0],
+        "{broken",
+        good[1],
+        '{"id": "bad-cards", "landlord": "3Z", "peasants": ["4", "5"]}',
+        '{"id": "overlap", "landlord": "3333", "peasants": ["3", "5"]}',
+        good[2],
+        "",
+        good[3],
+    ]
+    source.write_text("\n".join(lines) + "\n")
+    out = tmp_path / "out.jsonl"
+    done = batch(str(source), "-o", str(out), "--workers", "1", "--json")
+    assert done.returncode == 2
+    summary = json.loads(done.stdout)
+    assert (summary["solved"], summary["errors"]) == (4, 3)
+    errors = {str(r["id"]): r for r in records(out) if "error" in r}
+    assert errors["2"]["error"].startswith("line 2: broken JSON")
+    assert errors["bad-cards"]["error"] == "line 4: landlord: unknown card symbol 'Z' at position 2"
+    assert errors["overlap"]["error"] == "line 5: five 3s across the deal"
+    assert (
+        batch(str(source), "-o", str(out), "--workers", "1", "--json").returncode == 0
+    )  # all done
+
+
+def test_a_deal_past_the_timeout_is_unknown_and_only_that_deal(tmp_path: Path) -> None:
+    big = Deal.parse("666677789JQQQKKKAA2B", "333455999TTJA222R", "3444557888TTJJQKA")
+    tiny = [Deal.parse("3", "4", "5"), Deal.parse("KK", "AA", "3"), Deal.parse("2", "A", "K")]
+    lines = [json.dumps({"id": f"tiny-{i}", **deal_as_dict(d)}) for i, d in enumerate(tiny)]
+    lines.insert(1, json.dumps({"id": "big", **deal_as_dict(big)}))
+    search_solve(tiny[0], objective="fewest-plays")  # warm up: the first solve of a process is slow
+    text, source = read_rules_text("standard")
+    options = BatchOptions("search", "fewest-plays", "eager", text, source, timeout=0.0005)
+    out = tmp_path / "out.jsonl"
+    with out.open("a") as output:
+        summary = run_batch(lines, output, options, InProcess(), set())
+    verdicts = {str(r["id"]): r["verdict"] for r in records(out)}
+    assert verdicts == {
+        "tiny-0": "spring",
+        "big": "unknown",
+        "tiny-1": "spring",
+        "tiny-2": "spring",
+    }
+    assert summary.verdicts["unknown"] == 1
