@@ -1,0 +1,272 @@
+"""Hands played to the end: by bots alone (``simulate``) or by a person at a terminal (``play``).
+
+The person's side reads lines from a function and writes through a rich
+Console, so the same loop runs at a terminal and under a test's scripted input.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import Console
+
+from cpsolver.cards import Deal
+from cpsolver.errors import CpsolverError
+from cpsolver.game.bots import Bot
+from cpsolver.game.engine import Game
+from cpsolver.plays import Play
+from cpsolver.search import solve as search
+
+RULES_SUMMARY = """\
+Rules: the landlord (highest bidder) plays alone against two peasants.
+Lead any combination; each next player passes or beats it with the same kind
+and shape ranked higher; a bomb (four of a kind) beats anything but a higher
+bomb or the rocket (B R), which beats everything. After two passes the last
+player leads. First out of cards wins. Stake = bid x 2 per bomb or rocket,
+x 2 for a spring. Type cards like 33, TJQKA, 777888 3 4; 'pass'; 'hint' (what
+a bot would bid, or the legal plays in turn); '?' for this text; 'quit'."""
+
+
+def game_seeds(seed: int) -> Iterator[tuple[int, int]]:
+    """(game seed, first bidder) of each successive hand of a session from ``seed``."""
+    rng = random.Random(seed)
+    number = 0
+    while True:
+        yield rng.randrange(2**31), number % 3
+        number += 1
+
+
+def spring_at_first_lead(game: Game) -> list[Play]:
+    """The landlord's spring plan at his first lead (the hands as play began), or []."""
+    assert game.landlord is not None
+    hands = game.start_of_play
+    peasants = [hands[s] for s in range(3) if s != game.landlord]
+    return [step.play for step in search(Deal(hands[game.landlord], *peasants)).plan]
+
+
+def breakdown(result: dict[str, Any]) -> str:
+    """The stake in its factors: bid x 2^bombs x spring."""
+    double = (
+        " x 2 (spring)"
+        if result["spring"]
+        else " x 2 (anti-spring)"
+        if result["anti_spring"]
+        else ""
+    )
+    return (
+        f"bid {result['bid']} x 2^{result['bombs']} (bombs and rockets){double} = {result['stake']}"
+    )
+
+
+def bot_game(seed: int, first_bidder: int) -> Game:
+    """One hand played by three bots."""
+    game = Game.deal(seed, first_bidder)
+    bots = [Bot(seat) for seat in range(3)]
+    while game.phase == "auction":
+        game.make_bid(game.turn, bots[game.turn].choose_bid(game))
+    while game.phase == "play":
+        play = bots[game.turn].choose_play(game)
+        game.play(game.turn, play.cards if play else None)
+    return game
+
+
+@dataclass
+class SimulationSummary:
+    """What ``cpsolver simulate`` reports."""
+
+    games: int = 0
+    thrown_in: int = 0
+    wins_by_seat: Counter[int] = field(default_factory=Counter)
+    landlord_wins: int = 0
+    stakes: list[int] = field(default_factory=list)
+    springs: int = 0
+    anti_springs: int = 0
+    spring_available: int = 0
+    spring_taken: int = 0
+
+    def add(self, game: Game) -> None:
+        """Count one finished hand."""
+        self.games += 1
+        result = game.result()
+        if result["winner"] == "thrown_in":
+            self.thrown_in += 1
+            return
+        for seat in range(3):
+            self.wins_by_seat[seat] += result["score"][seat] > 0
+        self.landlord_wins += result["winner"] == "landlord"
+        self.stakes.append(result["stake"])
+        self.springs += result["spring"]
+        self.anti_springs += result["anti_spring"]
+        if spring_at_first_lead(game):
+            self.spring_available += 1
+            self.spring_taken += result["spring"]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form printed by ``cpsolver simulate --json``."""
+        played = self.games - self.thrown_in
+
+        def rate(count: int) -> float | None:
+            return round(count / played, 4) if played else None
+
+        return {
+            "games": self.games,
+            "thrown_in": self.thrown_in,
+            "win_rate_by_seat": {str(seat): rate(self.wins_by_seat[seat]) for seat in range(3)},
+            "win_rate_by_role": {
+                "landlord": rate(self.landlord_wins),
+                "peasants": rate(played - self.landlord_wins),
+            },
+            "average_stake": round(sum(self.stakes) / played, 3) if played else None,
+            "springs": self.springs,
+            "anti_springs": self.anti_springs,
+            "spring_available_at_first_lead": self.spring_available,
+            "spring_taken": self.spring_taken,
+        }
+
+
+def simulate(
+    games: int, seed: int, progress: Callable[[], None] = lambda: None
+) -> SimulationSummary:
+    """Bots against bots for ``games`` hands."""
+    summary = SimulationSummary()
+    for _, (game_seed, first) in zip(range(games), game_seeds(seed)):
+        summary.add(bot_game(game_seed, first))
+        progress()
+    return summary
+
+
+class Quit(Exception):
+    """The person asked to stop (or the input ended)."""
+
+
+@dataclass
+class PersonTable:
+    """A person at ``seat`` against two bots, hand after hand, with a running score."""
+
+    seat: int
+    read: Callable[[str], str]
+    console: Console
+    totals: list[int] = field(default_factory=lambda: [0, 0, 0])
+    records: list[dict[str, Any]] = field(default_factory=list)
+
+    def name(self, seat: int) -> str:
+        return "you" if seat == self.seat else f"seat {seat}"
+
+    def ask(self, prompt: str) -> str:
+        try:
+            answer = self.read(prompt).strip()
+        except EOFError:
+            raise Quit from None
+        if answer.lower() in ("quit", "q", "exit"):
+            raise Quit
+        return answer
+
+    def play_hand(self, seed: int, first_bidder: int) -> Game:
+        """One hand from the deal to the score."""
+        game = Game.deal(seed, first_bidder)
+        bots = [Bot(seat) for seat in range(3)]
+        self.console.print(
+            f"\n[bold]New hand[/bold] (seed {seed}). Your cards: {game.hands[self.seat]}"
+        )
+        while game.phase == "auction":
+            if game.turn == self.seat:
+                self._person_bids(game)
+            else:
+                amount = bots[game.turn].choose_bid(game)
+                game.make_bid(game.turn, amount)
+                self.console.print(
+                    f"{self.name(game.auction[-1][0])} {'bids ' + str(amount) if amount else 'passes'}"
+                )
+        if game.phase == "thrown_in":
+            self.console.print("Everybody passed: the hand is thrown in.")
+            self.records.append(game.record())
+            return game
+        assert game.landlord is not None
+        self.console.print(
+            f"Landlord: {self.name(game.landlord)}, bid {game.bid}; the bottom cards were {game.bottom}."
+        )
+        while game.phase == "play":
+            if game.turn == self.seat:
+                self._person_plays(game)
+            else:
+                play = bots[game.turn].choose_play(game)
+                game.play(game.turn, play.cards if play else None)
+                self.console.print(f"{self.name(game.actions[-1][0])}: {play if play else 'pass'}")
+        self._score(game)
+        return game
+
+    def _person_bids(self, game: Game) -> None:
+        options = "/".join(str(b) for b in game.bid_options()[1:])
+        while True:
+            answer = self.ask(f"Your bid ({options} or pass): ")
+            if answer == "?":
+                self.console.print(RULES_SUMMARY)
+                continue
+            if answer.lower() == "hint":
+                suggestion = Bot(self.seat).choose_bid(game)
+                self.console.print(f"hint: {'bid ' + str(suggestion) if suggestion else 'pass'}")
+                continue
+            try:
+                amount = 0 if answer.lower() == "pass" else int(answer)
+                game.make_bid(self.seat, amount)
+                return
+            except ValueError:
+                self.console.print(f"[red]{answer!r} is no bid: type {options} or pass[/red]")
+            except CpsolverError as error:
+                self.console.print(f"[red]{error}[/red]")
+
+    def _person_plays(self, game: Game) -> None:
+        self._show(game)
+        hints = sorted(game.legal_plays(self.seat), key=Play.sort_key)
+        hint = 0
+        while True:
+            answer = self.ask("Your play: ")
+            if answer == "?":
+                self.console.print(RULES_SUMMARY)
+                continue
+            if answer.lower() == "hint":
+                if hints:
+                    self.console.print(
+                        f"hint: {hints[hint % len(hints)]} ({hints[hint % len(hints)].kind.value})"
+                    )
+                    hint += 1
+                else:
+                    self.console.print("hint: nothing beats it; pass")
+                continue
+            try:
+                game.play(self.seat, answer)
+                return
+            except CpsolverError as error:
+                self.console.print(f"[red]{error}[/red]")
+
+    def _show(self, game: Game) -> None:
+        counts = ", ".join(f"{self.name(s)} {len(game.hands[s])}" for s in range(3))
+        table = f"{game.last[1]} by {self.name(game.last[0])}" if game.last else "nothing: you lead"
+        self.console.print(f"On the table: {table}. Cards left: {counts}.")
+        self.console.print(f"Your hand: [bold]{game.hands[self.seat]}[/bold]")
+
+    def _score(self, game: Game) -> None:
+        result = game.result()
+        assert game.landlord is not None
+        side = "landlord" if result["winner"] == "landlord" else "peasants"
+        self.console.print(
+            f"\n{self.name(game.winner or 0).capitalize()} went out: the {side} win."
+        )
+        self.console.print(f"Stake: {breakdown(result)}.")
+        plan = spring_at_first_lead(game)
+        who = "you" if game.landlord == self.seat else f"the landlord ({self.name(game.landlord)})"
+        if plan:
+            steps = ", then ".join(str(p) for p in plan)
+            self.console.print(f"At the first lead {who} had a spring: {steps}.")
+        else:
+            self.console.print(f"At the first lead {who} had no spring.")
+        for seat in range(3):
+            self.totals[seat] += result["score"][seat]
+        self.console.print(
+            "Score: " + ", ".join(f"{self.name(s)} {self.totals[s]:+d}" for s in range(3))
+        )
+        self.records.append(game.record())

@@ -1,0 +1,272 @@
+"""The game: auction, play, scoring, records and replay, bots, and the terminal table."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cpsolver.cards import Hand
+from cpsolver.cli import cli
+from cpsolver.game.engine import Game, IllegalActionError, replay
+from cpsolver.game.table import bot_game, breakdown, game_seeds
+
+HANDS = Path(__file__).parent / "data" / "hands.jsonl"
+
+
+def finished(landlord: int, bid: int, bombs: int, plays_made: list[int], winner: int) -> Game:
+    """A game set straight to its end, for the scoring table."""
+    game = Game.deal(1, 0)
+    game.phase, game.landlord, game.bid, game.bombs = "over", landlord, bid, bombs
+    game.plays_made, game.winner = plays_made, winner
+    return game
+
+
+# (bid, bombs, plays by seat, winner seat) -> (stake, score); the landlord is seat 0.
+SCORING = [
+    ((1, 0, [5, 2, 3], 0), (1, [2, -1, -1])),
+    ((2, 0, [5, 2, 3], 0), (2, [4, -2, -2])),
+    ((3, 0, [5, 2, 3], 0), (3, [6, -3, -3])),
+    ((1, 1, [5, 2, 3], 0), (2, [4, -2, -2])),  # one bomb
+    (
+        (2, 2, [5, 2, 3], 1),
+        (8, [-16, 8, 8]),
+    ),  # two bombs (or a bomb and the rocket), landlord loses
+    ((3, 3, [5, 2, 3], 2), (24, [-48, 24, 24])),  # three bombs
+    ((1, 1, [6, 0, 0], 0), (4, [8, -4, -4])),  # spring with the rocket played: 1 x 2 x 2
+    ((3, 0, [4, 0, 0], 0), (6, [12, -6, -6])),  # spring
+    ((2, 0, [1, 3, 2], 1), (4, [-8, 4, 4])),  # anti-spring: the landlord played only his first lead
+    ((2, 1, [1, 0, 4], 2), (8, [-16, 8, 8])),  # anti-spring with a bomb
+    ((1, 0, [2, 3, 1], 2), (1, [-2, 1, 1])),  # landlord loses, no doubling
+]
+
+
+@pytest.mark.parametrize(("case", "expected"), SCORING)
+def test_scoring_table(
+    case: tuple[int, int, list[int], int], expected: tuple[int, list[int]]
+) -> None:
+    bid, bombs, plays_made, winner = case
+    result = finished(0, bid, bombs, plays_made, winner).result()
+    assert (result["stake"], result["score"]) == expected
+    assert sum(result["score"]) == 0
+    assert result["spring"] == (winner == 0 and plays_made[1:] == [0, 0])
+    assert result["anti_spring"] == (winner != 0 and plays_made[0] == 1)
+
+
+def test_breakdown_words() -> None:
+    result = finished(0, 3, 1, [4, 0, 0], 0).result()
+    assert breakdown(result) == "bid 3 x 2^1 (bombs and rockets) x 2 (spring) = 12"
+
+
+def test_all_pass_throws_the_hand_in() -> None:
+    game = Game.deal(3, first_bidder=1)
+    for seat in (1, 2, 0):
+        game.make_bid(seat, 0)
+    assert game.phase == "thrown_in" and game.result()["score"] == [0, 0, 0]
+
+
+def test_a_bid_of_3_ends_the_auction_at_once() -> None:
+    game = Game.deal(3, first_bidder=0)
+    game.make_bid(0, 1)
+    game.make_bid(1, 3)
+    assert (game.phase, game.landlord, game.bid, game.turn) == ("play", 1, 3, 1)
+    assert len(game.hands[1]) == 20
+
+
+def test_two_passes_after_a_bid_end_the_auction() -> None:
+    game = Game.deal(3, first_bidder=2)
+    game.make_bid(2, 0)
+    game.make_bid(0, 1)
+    game.make_bid(1, 0)
+    assert game.phase == "auction"
+    game.make_bid(2, 2)
+    game.make_bid(0, 0)
+    game.make_bid(1, 0)
+    assert (game.phase, game.landlord, game.bid) == ("play", 2, 2)
+
+
+@pytest.mark.parametrize(
+    ("bids", "bad", "message"),
+    [
+        ([(0, 2)], (1, 2), "a bid must be higher than 2"),
+        ([(0, 2)], (1, 1), "a bid must be higher than 2"),
+        ([], (1, 1), "it is seat 0's turn to bid, not seat 1's"),
+        ([], (0, 4), "a bid is 1, 2 or 3 (or a pass), not 4"),
+        ([(0, 3)], (1, 0), "the auction is over"),
+    ],
+)
+def test_illegal_bids_are_refused_and_change_nothing(
+    bids: list[tuple[int, int]], bad: tuple[int, int], message: str
+) -> None:
+    game = Game.deal(3, first_bidder=0)
+    for seat, amount in bids:
+        game.make_bid(seat, amount)
+    before = copy.deepcopy(game)
+    with pytest.raises(IllegalActionError) as caught:
+        game.make_bid(*bad)
+    assert str(caught.value) == message
+    assert game == before
+
+
+def started(seed: int = 3) -> Game:
+    game = Game.deal(seed, first_bidder=0)
+    game.make_bid(0, 3)
+    return game
+
+
+def test_illegal_plays_are_refused_and_change_nothing() -> None:
+    game = started()
+    hand = game.hands[0]
+    absent = next(r for r in range(15) if not hand[r])
+    lowest = next(hand.ranks())
+    cases = [
+        (1, str(Hand.from_ranks([lowest])), "it is seat 0's turn, not seat 1's"),
+        (0, "pass", "you lead: play any combination, passing is not allowed"),
+        (
+            0,
+            str(Hand.from_ranks([absent])),
+            f"{Hand.from_ranks([absent])} is not in your hand (no {Hand.from_ranks([absent])})",
+        ),
+    ]
+    for seat, cards, message in cases:
+        before = copy.deepcopy(game)
+        with pytest.raises(IllegalActionError) as caught:
+            game.play(seat, cards)
+        assert str(caught.value) == message
+        assert game == before
+    game.play(0, Hand.from_ranks([max(hand.ranks())]))  # the landlord's highest single
+    answer = game.hands[1]
+    lower = next(answer.ranks())
+    if lower < max(hand.ranks()):
+        before = copy.deepcopy(game)
+        with pytest.raises(IllegalActionError, match="does not beat"):
+            game.play(1, Hand.from_ranks([lower]))
+        assert game == before
+
+
+def test_two_passes_give_the_lead_back() -> None:
+    game = started()
+    top = max(game.hands[0].ranks())
+    game.play(0, Hand.from_ranks([top]))
+    game.play(1, "pass")
+    game.play(2, "pass")
+    assert game.turn == 0 and game.leading
+
+
+@pytest.mark.parametrize("line", HANDS.read_text().splitlines())
+def test_scripted_hands_replay_to_their_scores(line: str) -> None:
+    record = json.loads(line)
+    game = replay(record)
+    assert game.result() == record["result"]
+    assert sum(record["result"]["score"]) == 0
+
+
+def test_tampered_records_are_refused() -> None:
+    record = json.loads(HANDS.read_text().splitlines()[0])
+    bad = copy.deepcopy(record)
+    bad["result"]["score"] = [9, 9, 9]
+    with pytest.raises(IllegalActionError, match="the recorded result"):
+        replay(bad)
+    bad = copy.deepcopy(record)
+    bad["seed"] += 1
+    with pytest.raises(IllegalActionError, match="deals other cards than the record"):
+        replay(bad)
+    if record["actions"]:
+        bad = copy.deepcopy(record)
+        bad["actions"][0]["cards"] = "pass"
+        with pytest.raises(IllegalActionError, match="step .* passing is not allowed"):
+            replay(bad)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.randoms(use_true_random=False))
+def test_random_legal_actions_always_end_and_keep_the_deck(seed: int, rng: random.Random) -> None:
+    game = Game.deal(seed)
+    while game.phase == "auction":
+        game.make_bid(game.turn, rng.choice(game.bid_options()))
+    if game.phase == "thrown_in":
+        return
+    for _ in range(200):  # 54 cards: a hand ends long before this
+        if game.phase != "play":
+            break
+        options = game.legal_plays()
+        if options and (game.leading or rng.random() < 0.6):
+            game.play(game.turn, rng.choice(options).cards)
+        else:
+            game.play(game.turn, None)
+        played = [play.cards for _, play in game.actions if play is not None]
+        held = game.hands[0] + game.hands[1] + game.hands[2]
+        total = held
+        for cards in played:
+            total = total + cards
+        assert total == Hand.deck()
+    assert game.phase == "over" and game.winner is not None
+    assert replay(game.record()).result() == game.result()
+
+
+def test_bot_games_replay_and_springs_are_taken() -> None:
+    for (seed, first), _ in zip(game_seeds(5), range(30)):
+        game = bot_game(seed, first)
+        assert replay(game.record()).result() == game.result()
+
+
+def test_play_a_whole_hand_at_the_terminal_with_a_bad_input_and_a_hint() -> None:
+    """A person who passes every bid and every trick: a bot is landlord and the hand ends."""
+    script = ["ZZ", "?", "hint", "77Z", "pass"] + ["hint", "pass"] * 200
+    result = CliRunner().invoke(
+        cli, ["play", "--seed", "4", "--seat", "1"], input="\n".join(script) + "\n"
+    )
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "'ZZ' is no bid" in out
+    assert "Rules: the landlord" in out
+    assert out.count("hint: ") >= 3
+    assert (
+        re.search(r"hint: [3-9TJQKA2BR]+ \(\w+\)", out) or "hint: nothing beats it" in out
+    )  # in play
+    assert "'77Z' is no bid" in out or "unknown card symbol 'Z' at position 3" in out
+    assert "went out: the" in out and "Stake: bid" in out
+    assert "At the first lead" in out and "Score: " in out
+    assert "Goodbye. Final score:" in out
+
+
+def test_play_records_replay(tmp_path: Path) -> None:
+    records = tmp_path / "hands.jsonl"
+    script = ["pass"] * 400
+    CliRunner().invoke(
+        cli,
+        ["play", "--seed", "9", "--seat", "2", "--record", str(records)],
+        input="\n".join(script),
+    )
+    assert records.read_text()
+    result = CliRunner().invoke(cli, ["replay", str(records), "--json"])
+    assert result.exit_code == 0 and json.loads(result.stdout)["valid"] is True
+
+
+def test_replay_command_rejects_a_tampered_record(tmp_path: Path) -> None:
+    record = json.loads(HANDS.read_text().splitlines()[0])
+    record["result"]["stake"] = 99
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record))
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert result.exit_code == 1 and result.stdout.startswith(
+        "invalid: record 1: the recorded result"
+    )
+
+
+def test_simulate_a_thousand_games() -> None:
+    result = CliRunner().invoke(cli, ["simulate", "--games", "1000", "--seed", "1", "--json"])
+    assert result.exit_code == 0
+    report = json.loads(result.stdout)
+    assert report["games"] == 1000
+    roles = report["win_rate_by_role"]
+    assert roles["landlord"] + roles["peasants"] == pytest.approx(1.0)
+    assert report["spring_taken"] <= report["spring_available_at_first_lead"]
+    assert report["springs"] >= report["spring_taken"]
