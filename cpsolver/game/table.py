@@ -252,9 +252,9 @@ class PersonTable:
     def _score(self, game: Game) -> None:
         result = game.result()
         assert game.landlord is not None
-        side = "landlord" if result["winner"] == "landlord" else "peasants"
+        side = "landlord wins" if result["winner"] == "landlord" else "peasants win"
         self.console.print(
-            f"\n{self.name(game.winner or 0).capitalize()} went out: the {side} win."
+            f"\n{self.name(game.winner or 0).capitalize()} went out: the {side}."
         )
         self.console.print(f"Stake: {breakdown(result)}.")
         plan = spring_at_first_lead(game)
