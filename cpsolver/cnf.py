@@ -7,9 +7,10 @@ variables mirror the CP-SAT model, so that kicker choices do not multiply:
   rank: ``MoveGenerator.representatives``), a variable per copy of its core
   that the hand could hold (two singles of one rank are two copies), each
   copy implying the one before;
-- for a class with kickers, a variable per rank that could give it a kicker
-  (never a core rank; one per rank under distinct kickers), each implying
-  the core; if the core is used, exactly as many kickers as its shape needs;
+- for a class with kickers, a variable per kicker each rank could give it (as
+  many as the rule set's kicker limits allow: one per rank under distinct
+  kickers, none from a core rank), each implying the core and the rank's
+  previous one; if the core is used, exactly as many kickers as it needs;
   never both jokers as single kickers unless the rules allow it;
 - for each rank r: at most ``hand[r]`` cards of r in all the chosen cores and
   kickers (the plays are disjoint), and at least ``S[r]`` (S is covered);
@@ -33,6 +34,7 @@ from dataclasses import dataclass, field
 
 from cpsolver.cards import BLACK_JOKER, RANK_COUNT, RED_JOKER, Deal, Hand, rank_symbol
 from cpsolver.movegen import generator
+from cpsolver.plays import kicker_limit
 from cpsolver.rules import RuleSet
 
 ENCODER = "cover-cnf-1"
@@ -118,7 +120,6 @@ def encode(deal: Deal, blocking: Hand, rules: RuleSet | None = None) -> CoverCnf
     """The ``cover-cnf-1`` formula of ``blocking`` in ``deal``: satisfiable iff it can be covered."""
     moves = generator(rules)
     hand = deal.landlord
-    distinct = moves.rules.kickers_distinct
     cnf = CoverCnf()
     cards: list[list[int]] = [[] for _ in range(RANK_COUNT)]  # inputs of each rank's count
     answerable: list[int] = []
@@ -144,10 +145,10 @@ def encode(deal: Deal, blocking: Hand, rules: RuleSet | None = None) -> CoverCnf
             continue
         size, wanted = pattern.kicker_size, pattern.kickers_per_link * play.chain
         kickers, jokers = [], []
+        low, top = play.rank - play.chain + 1, play.rank
         for r in range(RANK_COUNT):
-            if core[r] or hand[r] < size:
-                continue  # rule "kickers differ from the core"
-            most = 1 if distinct else min(wanted, hand[r] // size)
+            # The rule set's kicker limits (distinct kickers, never the core's ranks).
+            most = min(kicker_limit(moves.rules, pattern, low, top, r), hand[r] // size, wanted)
             given = [cnf.new_variable(f"kicker {rank_symbol(r)} of {label}") for _ in range(most)]
             cnf.clauses.extend([-later, earlier] for earlier, later in itertools.pairwise(given))
             for kicker in given:

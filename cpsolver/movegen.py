@@ -18,7 +18,7 @@ from functools import cache
 from itertools import combinations
 
 from cpsolver.cards import BLACK_JOKER, RANK_COUNT, RED_JOKER, TWO, Hand, Rank
-from cpsolver.plays import Kind, Pattern, Play, patterns, rocket
+from cpsolver.plays import Kind, Pattern, Play, kicker_limit, patterns, rocket
 from cpsolver.rules import RuleSet, standard_rules
 
 _RANKS = range(RANK_COUNT)
@@ -29,6 +29,7 @@ class _Table:
     """One pattern compiled for generation: its interned plays by (chain, top)."""
 
     __slots__ = (
+        "distinct",
         "cores",
         "kicked",
         "kicker_size",
@@ -39,8 +40,13 @@ class _Table:
         "width",
     )
 
-    def __init__(self, pattern: Pattern) -> None:
+    def __init__(self, pattern: Pattern, rules: RuleSet) -> None:
         self.pattern = pattern
+        # Whether no rank may ever give this pattern two kickers (the fast path).
+        most = (
+            rules.most_singles_of_a_rank if pattern.kicker_size == 1 else 2 - rules.pairs_distinct
+        )
+        self.distinct = most <= 1
         self.width = pattern.width
         self.kicker_size = pattern.kicker_size
         self.wanted = pattern.kickers_per_link  # kickers per core rank
@@ -77,12 +83,11 @@ class MoveGenerator:
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self._tables = [_Table(p) for p in patterns(rules)]
+        self._tables = [_Table(p, rules) for p in patterns(rules)]
         self._by_family = {(t.pattern.kind, t.pattern.link_size): t for t in self._tables}
         self._bomb = self._by_family[(Kind.BOMB, 4)]
         self._rocket = rocket()
         self._highest = rules.highest_chain_rank
-        self._distinct = rules.kickers_distinct
         self._both_jokers = rules.both_jokers_as_kickers
 
     # -- public API ---------------------------------------------------------
@@ -217,15 +222,21 @@ class MoveGenerator:
                     cores.extend((n, top) for n in range(shortest, run + 1))
         return cores
 
-    def _eligible(self, counts: tuple[int, ...], size: int, low: Rank, top: Rank) -> list[Rank]:
-        """Ranks that may give a kicker of ``size`` cards beside the core ``low..top``.
+    def _eligible(self, counts: tuple[int, ...], table: _Table, low: Rank, top: Rank) -> list[Rank]:
+        """Ranks that may give a kicker beside the core ``low..top``, once per kicker they can give.
 
-        Rule "kickers differ from the core": the core's ranks give none. Under
-        distinct kickers each rank appears once, otherwise once per kicker it can give.
+        Rule "kickers differ from the core": the core's ranks give none; the
+        rule set's limits (``kicker_limit``) say how many each other rank may.
         """
-        if self._distinct:
+        size = table.kicker_size
+        if table.distinct:  # the common case, kept fast: one kicker of a rank at most
             return [r for r in _RANKS if counts[r] >= size and (r < low or r > top)]
-        return [r for r in _RANKS if r < low or r > top for _ in range(counts[r] // size)]
+        pattern, rules = table.pattern, self.rules
+        return [
+            r
+            for r in _RANKS
+            for _ in range(min(kicker_limit(rules, pattern, low, top, r), counts[r] // size))
+        ]
 
     def _add(
         self, found: list[Play], counts: tuple[int, ...], table: _Table, chain: int, top: Rank
@@ -235,10 +246,10 @@ class MoveGenerator:
         if not size:
             found.append(table.core(chain, top))
             return
-        eligible = self._eligible(counts, size, top - chain + 1, top)
+        eligible = self._eligible(counts, table, top - chain + 1, top)
         wanted = chain * table.wanted
         choices: Iterable[_Kickers] = combinations(eligible, wanted)
-        if not self._distinct:
+        if not table.distinct:
             choices = dict.fromkeys(choices)  # equal ranks give equal choices
         # Rule "never both jokers as kickers"; jokers sort last in a choice.
         skip_rocket = (
@@ -257,7 +268,7 @@ class MoveGenerator:
 
     def _kicker_room(self, counts: tuple[int, ...], table: _Table, chain: int, top: Rank) -> int:
         """How many kickers the hand can give this core at most: can_answer's kicker test."""
-        eligible = self._eligible(counts, table.kicker_size, top - chain + 1, top)
+        eligible = self._eligible(counts, table, top - chain + 1, top)
         room = len(eligible)
         if table.kicker_size == 1 and not self._both_jokers:
             room -= max(0, eligible.count(BLACK_JOKER) + eligible.count(RED_JOKER) - 1)

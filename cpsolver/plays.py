@@ -307,6 +307,29 @@ def _read(hand: Hand, rules: RuleSet, faults: list[str] | None) -> list[Play]:
     return found
 
 
+def kicker_limit(rules: RuleSet, pattern: Pattern, low: Rank, top: Rank, rank: Rank) -> int:
+    """The most kickers of ``rank`` that one play with the core ``low..top`` may carry.
+
+    >>> rules = standard_rules()
+    >>> pattern = patterns(rules)[8]  # triplet_sequence_singles
+    >>> kicker_limit(rules, pattern, 0, 1, 0), kicker_limit(rules, pattern, 0, 1, 5)
+    (0, 1)
+    """
+    # Rule "kickers differ from the core": 6666 is a bomb, never 666 + 6.
+    if low <= rank <= top:
+        return 0
+    # Rule "distinct kickers": 333444 5555 and JJJJ 9999 are no plays.
+    if pattern.kicker_size == 2:
+        return 1 if rules.pairs_distinct else 2
+    # Rule "distinct kickers" for singles: 777888 33 and 6666 8 8 are no plays
+    # when at most one single of a rank is allowed.
+    limit = rules.most_singles_of_a_rank
+    extends = rank in (low - 1, top + 1) and rank <= rules.highest_chain_rank
+    if pattern.width == 3 and top > low and extends:
+        limit = min(limit, rules.most_singles_extending_the_chain)
+    return limit
+
+
 def _kicker_fault(rest: list[int], core: range, pattern: Pattern, rules: RuleSet) -> str | None:
     """Why ``rest`` is not a valid set of kickers for ``core``, or None if it is."""
     size = pattern.kicker_size
@@ -316,16 +339,17 @@ def _kicker_fault(rest: list[int], core: range, pattern: Pattern, rules: RuleSet
     for r, count in enumerate(rest):
         if not count:
             continue
-        # Rule "kickers differ from the core": 6666 is a bomb, never 666 + 6.
         if r in core:
             return (
                 f"kickers of a {noun} must differ from its own rank{'s' if len(core) > 1 else ''}"
             )
         if count % size:
             return f"kickers of a {noun} must be all single cards or all pairs"
-        # Rule "distinct kickers": 777888 33 and 6666 8 8 are no plays.
-        if rules.kickers_distinct and count != size:
-            return f"kickers of a {noun} must be distinct ranks"
+        limit = kicker_limit(rules, pattern, core.start, core.stop - 1, r)
+        if count // size > limit:
+            if limit == 1:
+                return f"kickers of a {noun} must be distinct ranks"
+            return f"a {noun} takes at most {limit} kickers of one rank here, not {count // size}"
     # Rule "never both jokers as kickers": 777888 BR is no play.
     if not rules.both_jokers_as_kickers and rest[BLACK_JOKER] and rest[RED_JOKER]:
         return f"kickers of a {noun} may not be both jokers"

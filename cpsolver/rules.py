@@ -35,7 +35,9 @@ class RuleSet:
     pair_min_length: int
     triplet_min_length: int
     highest_chain_rank: Rank
-    kickers_distinct: bool
+    most_singles_of_a_rank: int
+    most_singles_extending_the_chain: int
+    pairs_distinct: bool
     both_jokers_as_kickers: bool
     quadplex_shapes: tuple[str, ...]
     digest: str = ""
@@ -59,7 +61,11 @@ class RuleSet:
             pair_min_length=reader.take("sequences.pair_min_length", int),
             triplet_min_length=reader.take("sequences.triplet_min_length", int),
             highest_chain_rank=_chain_rank(reader.take("sequences.highest_rank", str), source),
-            kickers_distinct=reader.take("kickers.distinct", bool),
+            most_singles_of_a_rank=reader.take("kickers.most_singles_of_a_rank", int),
+            most_singles_extending_the_chain=reader.take(
+                "kickers.most_singles_extending_the_chain", int
+            ),
+            pairs_distinct=reader.take("kickers.pairs_distinct", bool),
             both_jokers_as_kickers=reader.take("kickers.both_jokers", bool),
             quadplex_shapes=tuple(reader.take("quadplex.shapes", list)),
             digest=hashlib.sha256(text.encode()).hexdigest()[:16],
@@ -80,6 +86,20 @@ class RuleSet:
                     f"{source}: {field} = {length} is impossible: a sequence up to "
                     f"{rank_symbol(self.highest_chain_rank)} has 2 to {chain_ranks} ranks"
                 )
+        for field, most in (
+            ("kickers.most_singles_of_a_rank", self.most_singles_of_a_rank),
+            ("kickers.most_singles_extending_the_chain", self.most_singles_extending_the_chain),
+        ):
+            if not 1 <= most <= 4:
+                raise RulesError(
+                    f"{source}: {field} = {most} is impossible: a rank has 1 to 4 cards"
+                )
+        if self.most_singles_extending_the_chain > self.most_singles_of_a_rank:
+            raise RulesError(
+                f"{source}: kickers.most_singles_extending_the_chain = "
+                f"{self.most_singles_extending_the_chain} is more than "
+                f"kickers.most_singles_of_a_rank = {self.most_singles_of_a_rank}"
+            )
         for shape in self.quadplex_shapes:
             if shape not in QUADPLEX_SHAPES:
                 raise RulesError(

@@ -36,7 +36,9 @@ LOOSE = RuleSet.from_toml(
         pair_min_length="2",
         triplet_min_length="3",
         highest_rank='"2"',
-        distinct="false",
+        most_singles_of_a_rank="4",
+        most_singles_extending_the_chain="4",
+        pairs_distinct="false",
         both_jokers="true",
         shapes='["pairs"]',
     ),
@@ -52,7 +54,8 @@ def test_standard_rules_are_those_of_rules_md() -> None:
     rules = standard_rules()
     assert (rules.single_min_length, rules.pair_min_length, rules.triplet_min_length) == (5, 3, 2)
     assert rules.highest_chain_rank == ACE
-    assert rules.kickers_distinct and not rules.both_jokers_as_kickers
+    assert (rules.most_singles_of_a_rank, rules.most_singles_extending_the_chain) == (1, 1)
+    assert rules.pairs_distinct and not rules.both_jokers_as_kickers
     assert rules.quadplex_shapes == ("singles", "pairs")
     assert "standard" in bundled_rule_names()
 
@@ -85,7 +88,19 @@ def test_a_rules_file_loads_by_path(tmp_path: Path) -> None:
             variant(pair_min_length="true"),
             "t.toml: field 'sequences.pair_min_length' must be int, got bool True",
         ),
-        (variant(distinct="1"), "t.toml: field 'kickers.distinct' must be bool, got int 1"),
+        (
+            variant(pairs_distinct="1"),
+            "t.toml: field 'kickers.pairs_distinct' must be bool, got int 1",
+        ),
+        (
+            variant(most_singles_of_a_rank="5"),
+            "t.toml: kickers.most_singles_of_a_rank = 5 is impossible: a rank has 1 to 4 cards",
+        ),
+        (
+            variant(most_singles_extending_the_chain="2"),
+            "t.toml: kickers.most_singles_extending_the_chain = 2 is more than "
+            "kickers.most_singles_of_a_rank = 1",
+        ),
         (
             variant(single_min_length="1"),
             (

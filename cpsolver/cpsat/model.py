@@ -17,7 +17,7 @@ from ortools.sat.python import cp_model
 
 from cpsolver.cards import BLACK_JOKER, RANK_COUNT, RED_JOKER, Hand, Rank
 from cpsolver.movegen import MoveGenerator
-from cpsolver.plays import Kind, Play
+from cpsolver.plays import Kind, Play, kicker_limit
 
 # Parameters measured in benchmarks/solve.py (--defaults): on models this
 # small, solving is dominated by fixed overhead; one worker with probing,
@@ -82,8 +82,8 @@ class SpringModel:
         self.hand = hand
         self.options = options
         self.model = cp_model.CpModel()
-        self._distinct = moves.rules.kickers_distinct
-        self._both_jokers = moves.rules.both_jokers_as_kickers
+        self._rules = moves.rules
+        self._patterns = [moves.pattern_of(option.representative) for option in options]
         self.uses: list[cp_model.IntVar] = []
         self.kickers: list[dict[Rank, cp_model.IntVar]] = []
         self.usage: list[cp_model.LinearExprT] = []
@@ -103,17 +103,22 @@ class SpringModel:
             chosen: dict[Rank, cp_model.IntVar] = {}
             if option.kicker_size:
                 size, count = option.kicker_size, option.kicker_count
+                pattern = self._patterns[index]
+                assert pattern is not None
+                play = option.representative
+                low, top = play.rank - play.chain + 1, play.rank
                 for r in range(RANK_COUNT):
-                    if option.core[r] or self.hand[r] < size:
-                        continue  # rule "kickers differ from the core"
-                    # Rule "distinct kickers": one kicker of a rank per play.
-                    most = 1 if self._distinct else min(count, self.hand[r] // size)
-                    chosen[r] = self.model.new_int_var(0, most, f"kicker_{index}_{r}")
+                    # The rule set's kicker limits (distinct kickers, never the core's ranks).
+                    most = min(
+                        kicker_limit(self._rules, pattern, low, top, r), self.hand[r] // size
+                    )
+                    if most:
+                        chosen[r] = self.model.new_int_var(0, most, f"kicker_{index}_{r}")
                 # Kicker options have a width-3 or -4 core: used at most once.
                 self.model.add(sum(chosen.values()) == count * self.uses[index])
                 if (
                     size == 1
-                    and not self._both_jokers
+                    and not self._rules.both_jokers_as_kickers
                     and BLACK_JOKER in chosen
                     and RED_JOKER in chosen
                 ):

@@ -253,9 +253,7 @@ class PersonTable:
         result = game.result()
         assert game.landlord is not None
         side = "landlord wins" if result["winner"] == "landlord" else "peasants win"
-        self.console.print(
-            f"\n{self.name(game.winner or 0).capitalize()} went out: the {side}."
-        )
+        self.console.print(f"\n{self.name(game.winner or 0).capitalize()} went out: the {side}.")
         self.console.print(f"Stake: {breakdown(result)}.")
         plan = spring_at_first_lead(game)
         who = "you" if game.landlord == self.seat else f"the landlord ({self.name(game.landlord)})"
