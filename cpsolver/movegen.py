@@ -29,8 +29,8 @@ class _Table:
     """One pattern compiled for generation: its interned plays by (chain, top)."""
 
     __slots__ = (
-        "distinct",
         "cores",
+        "distinct",
         "kicked",
         "kicker_size",
         "max_chain",

@@ -98,8 +98,10 @@ def test_a_rules_file_loads_by_path(tmp_path: Path) -> None:
         ),
         (
             variant(most_singles_extending_the_chain="2"),
-            "t.toml: kickers.most_singles_extending_the_chain = 2 is more than "
-            "kickers.most_singles_of_a_rank = 1",
+            (
+                "t.toml: kickers.most_singles_extending_the_chain = 2 is more than "
+                "kickers.most_singles_of_a_rank = 1"
+            ),
         ),
         (
             variant(single_min_length="1"),
