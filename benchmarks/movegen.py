@@ -24,8 +24,7 @@ from typing import Any
 
 from cpsolver.cards import DECK_COUNTS, Hand
 from cpsolver.movegen import MoveGenerator
-from cpsolver.plays import Play
-from cpsolver.rules import standard_rules
+from cpsolver.rules import load_rules, standard_rules
 
 
 def deal_hands(size: int, count: int, rng: random.Random) -> list[Hand]:
@@ -80,40 +79,52 @@ def main() -> None:
     rules = standard_rules()
     picker = MoveGenerator(rules)
     others = peers()
+    # Each peer against the profile that reproduces its rules (models/*.toml).
+    profile_of = {"RLCard": "rlcard", "DouZero": "douzero"}
     print(f"{options.hands} hands per size, seed {options.seed}; times in microseconds per hand")
-    print(f"{'what':<34}{'median':>10}{'p99':>10}{'vs ours':>10}")
+    print(f"{'what':<40}{'median':>10}{'p99':>10}{'vs ours':>10}")
     for size in (20, 17):
         hands = deal_hands(size, options.hands, rng)
-        targets: list[Play] = [
-            rng.choice(picker.plays(h)) for h in deal_hands(size, options.hands, rng)
-        ]
+        targets = [rng.choice(picker.plays(h)) for h in deal_hands(size, options.hands, rng)]
         pairs = list(zip(hands, targets))
         generator = MoveGenerator(rules)  # a fresh one: nothing interned yet
         first_pass = summary(time_each(generator.plays, hands))
-        ours = summary(time_each(generator.plays, hands))
-        rows = [
-            (f"plays() first pass, {size} cards", first_pass),
-            (f"plays(), {size} cards", ours),
+        ours = {"standard": summary(time_each(generator.plays, hands))}
+        for profile in ("rlcard", "douzero"):
+            moves = MoveGenerator(load_rules(profile))
+            time_each(moves.plays, hands)  # intern first, as for the standard set
+            ours[profile] = summary(time_each(moves.plays, hands))
+        rows = [(f"plays() first pass, {size} cards", first_pass, None)]
+        rows += [
+            (f"plays() {name} rules, {size} cards", figures, None) for name, figures in ours.items()
+        ]
+        rows += [
             (
                 f"answers(), {size} cards",
                 summary(time_each(lambda p, g=generator: g.answers(*p), pairs)),
+                None,
             ),
             (
                 f"can_answer(), {size} cards",
                 summary(time_each(lambda p, g=generator: g.can_answer(*p), pairs)),
+                None,
             ),
         ]
         rows += [
-            (f"{name} all plays, {size} cards", summary(time_each(f, hands)))
+            (
+                f"{name} all plays, {size} cards",
+                summary(time_each(f, hands)),
+                ours[profile_of[name]],
+            )
             for name, f in others.items()
         ]
-        for label, (median, p99) in rows:
-            ratio = f"{median / ours[0]:.2f}x" if "all plays" in label else ""
-            print(f"{label:<34}{median:>10.1f}{p99:>10.1f}{ratio:>10}")
+        for label, (median, p99), base in rows:
+            ratio = f"{median / base[0]:.2f}x" if base else ""
+            print(f"{label:<40}{median:>10.1f}{p99:>10.1f}{ratio:>10}")
         counts = [len(generator.plays(h)) for h in hands]
         print(
             f"  ({size}-card hands hold {statistics.median(counts):.0f} plays at the median, "
-            f"{max(counts)} at most)"
+            f"{max(counts)} at most; each peer is compared with ours under its own rules)"
         )
 
 

@@ -955,7 +955,15 @@ def _with_progress(total: int | None, show: bool, work: Callable[[Callable[[int]
     type=click.File("a", encoding="utf-8"),
     help="Append each hand's JSON record here (for 'cpsolver replay').",
 )
-def play_command(seed: int | None, seat: int, record_path: IO[str] | None) -> None:
+@click.option(
+    "--rules",
+    "rules_name",
+    default="standard",
+    show_default=True,
+    metavar="NAME|PATH",
+    help="Rule set: a name bundled in models/ or a TOML file of your own.",
+)
+def play_command(seed: int | None, seat: int, record_path: IO[str] | None, rules_name: str) -> None:
     """Play Dou Dizhu in the terminal against two bots, hand after hand, with a running score.
 
     Type cards to play them (33, TJQKA, '777888 3 4'), 'pass', 'hint' (cycles
@@ -972,7 +980,7 @@ def play_command(seed: int | None, seat: int, record_path: IO[str] | None) -> No
     from cpsolver.game.table import PersonTable, Quit, game_seeds
 
     console = Console(highlight=False)
-    table = PersonTable(seat, lambda prompt: console.input(prompt), console)
+    table = PersonTable(seat, lambda prompt: console.input(prompt), console, load_rules(rules_name))
     start = seed if seed is not None else random.SystemRandom().randrange(2**31)
     console.print(
         f"Dou Dizhu against two bots; you are seat {seat}. Session seed {start}. '?' for help."
@@ -1042,8 +1050,8 @@ def replay_command(record_file: str, as_json: bool, rules_name: str) -> None:
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-@click.option("--json", "as_json", is_flag=True, help="Write JSON to stdout.")
-def simulate_command(games: int, seed: int, quiet: bool, as_json: bool) -> None:
+@_common_options
+def simulate_command(games: int, seed: int, quiet: bool, as_json: bool, rules_name: str) -> None:
     """Bots against bots: win rates by seat and role, stakes, springs taken and missed.
 
     \b
@@ -1053,7 +1061,9 @@ def simulate_command(games: int, seed: int, quiet: bool, as_json: bool) -> None:
     from cpsolver.game.table import simulate
 
     summary = _with_progress(
-        games, not (quiet or as_json), lambda advance: simulate(games, seed, lambda: advance(1))
+        games,
+        not (quiet or as_json),
+        lambda advance: simulate(games, seed, lambda: advance(1), load_rules(rules_name)),
     )
     report = summary.as_dict()
     if as_json:

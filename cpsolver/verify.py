@@ -123,7 +123,8 @@ def _check_rules_and_deal(
     if (claimed["name"], claimed["digest"]) != (rules.name, rules.digest):
         return (
             f"the {what} was made under the rules {claimed['name']!r} "
-            f"({claimed['digest']}), not {rules.name!r} ({rules.digest})"
+            f"({claimed['digest']}), not {rules.name!r} ({rules.digest}): "
+            f"check it with --rules {claimed['name']} if those are the rules you mean"
         )
     try:
         embedded = deal_from_dict(document["deal"])

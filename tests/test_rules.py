@@ -6,11 +6,14 @@ from pathlib import Path
 
 import pytest
 from brute_force import brute_answers, brute_plays
+from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_movegen import hands
 
-from cpsolver.cards import ACE, RANK_SYMBOLS, Hand
+from cpsolver.cards import ACE, RANK_SYMBOLS, Deal, Hand
+from cpsolver.cli import cli
+from cpsolver.engines import ENGINES, solve_with
 from cpsolver.errors import AmbiguousPlayError, RulesError
 from cpsolver.movegen import MoveGenerator, answers, can_answer, plays
 from cpsolver.plays import Kind, Play, classify, readings
@@ -210,3 +213,91 @@ def test_a_generator_is_built_from_a_rule_set_alone() -> None:
     mine = MoveGenerator(STRICT)
     assert mine.rules is STRICT
     assert Play.parse("345678", STRICT) in mine.plays(Hand.parse("345678"))
+
+
+# The bundled profiles: each a rule set of its own, decided by both engines.
+
+
+@pytest.mark.parametrize(
+    ("deal", "verdicts", "reason"),
+    [
+        (
+            ("333444 55", "66 9", "777888"),
+            {"standard": "no_spring", "rlcard": "spring", "douzero": "spring"},
+            "333444 55 is one play where kickers may repeat a rank; split, both halves are answered",
+        ),
+        (
+            ("333444 5 6 7", "777 888 99", "8 T"),
+            {"standard": "spring", "rlcard": "no_spring", "douzero": "no_spring"},
+            "peasant 1's 777888 99 answers 333444 5 6 only where kickers may repeat a rank",
+        ),
+    ],
+)
+def test_spring_verdicts_differ_between_profiles_on_purpose(
+    deal: tuple[str, str, str], verdicts: dict[str, str], reason: str
+) -> None:
+    position = Deal.parse(*deal)
+    for profile, verdict in verdicts.items():
+        for engine in ENGINES:
+            assert solve_with(engine, position, load_rules(profile)).verdict.value == verdict, (
+                profile,
+                reason,
+            )
+
+
+def test_the_bundled_profiles() -> None:
+    assert bundled_rule_names() == ["douzero", "rlcard", "standard"]
+    rlcard, douzero = load_rules("rlcard"), load_rules("douzero")
+    assert (rlcard.most_singles_of_a_rank, rlcard.most_singles_extending_the_chain) == (3, 2)
+    assert (douzero.most_singles_of_a_rank, douzero.both_jokers_as_kickers) == (4, True)
+    assert [p.kind for p in readings("333444 55", rlcard)] == [Kind.TRIPLET_SEQUENCE_SINGLES]
+    assert readings("333444555666 777 8", rlcard) == []
+    assert len(readings("333444555666 777 8", douzero)) == 2
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("extra = 1\n", "unknown field 'extra'"),
+        ("", "missing field 'name'"),
+        ("most_singles_of_a_rank = 9", "kickers.most_singles_of_a_rank = 9 is impossible"),
+        ('single_min_length = "5"', "field 'sequences.single_min_length' must be int, got str '5'"),
+    ],
+)
+def test_bad_rules_files_through_the_command_line(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "bad.toml"
+    if text.startswith(("most_", "single_")):
+        key = text.split(" =")[0]
+        lines = [
+            f"{key} = {text.split('= ')[1]}" if line.startswith(key + " ") else line
+            for line in STANDARD_TEXT.splitlines()
+        ]
+        path.write_text("\n".join(lines))
+    elif text:
+        path.write_text(text + STANDARD_TEXT)
+    else:
+        path.write_text("")
+    for command in (
+        ["classify", "33"],
+        ["solve", "--landlord", "3", "--peasant1", "4", "--peasant2", "5"],
+    ):
+        result = CliRunner().invoke(cli, [*command, "--rules", str(path)])
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr.startswith(f"Error: {path}: ") and message in result.stderr
+        assert result.stderr.count("\n") == 1
+
+
+def test_verify_refuses_a_proof_made_under_other_rules(tmp_path: Path) -> None:
+    proof = tmp_path / "proof.json"
+    deal = ["--landlord", "333444 55", "--peasant1", "66 9", "--peasant2", "777888"]
+    assert (
+        CliRunner()
+        .invoke(cli, ["solve", *deal, "--rules", "rlcard", "--proof", str(proof)])
+        .exit_code
+        == 0
+    )
+    refused = CliRunner().invoke(cli, ["verify", str(proof)])
+    assert refused.exit_code == 1
+    assert "the proof was made under the rules 'rlcard'" in refused.stdout
+    assert "check it with --rules rlcard" in refused.stdout
+    assert CliRunner().invoke(cli, ["verify", str(proof), "--rules", "rlcard"]).exit_code == 0

@@ -24,17 +24,18 @@ from __future__ import annotations
 from cpsolver.cards import ACE, BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
 from cpsolver.game.engine import Game
 from cpsolver.plays import Kind, Play
+from cpsolver.rules import RuleSet
 from cpsolver.search import solve as search
 
 _POWER = (Kind.BOMB, Kind.ROCKET)
 
 
-def strength(hand: Hand, others: tuple[Hand, Hand]) -> float:
+def strength(hand: Hand, others: tuple[Hand, Hand], rules: RuleSet | None = None) -> float:
     """The bidding strength of a hand (see the module's policy)."""
     rocket = hand[BLACK_JOKER] and hand[RED_JOKER]
     bombs = sum(1 for r in range(TWO + 1) if hand[r] == 4)
     jokers = 0 if rocket else hand[BLACK_JOKER] + hand[RED_JOKER]
-    split = fewest_split(hand, others)
+    split = fewest_split(hand, others, rules)
     return (
         3 * (bombs + rocket)
         + 1.5 * jokers
@@ -44,24 +45,25 @@ def strength(hand: Hand, others: tuple[Hand, Hand]) -> float:
     )
 
 
-def fewest_split(hand: Hand, others: tuple[Hand, Hand]) -> list[Play]:
+def fewest_split(hand: Hand, others: tuple[Hand, Hand], rules: RuleSet | None = None) -> list[Play]:
     """The hand split into the fewest plays (the other hands only complete the deal)."""
-    result = search(Deal(hand, *others), objective="fewest-plays")
+    result = search(Deal(hand, *others), rules, objective="fewest-plays")
     return [step.play for step in result.plan]
 
 
 class Bot:
     """The rule-based player of one seat."""
 
-    def __init__(self, seat: int) -> None:
+    def __init__(self, seat: int, rules: RuleSet | None = None) -> None:
         self.seat = seat
+        self.rules = rules
 
     def _others(self, game: Game) -> tuple[Hand, Hand]:
         return game.hands[(self.seat + 1) % 3], game.hands[(self.seat + 2) % 3]
 
     def choose_bid(self, game: Game) -> int:
         """A bid above the current one, or 0 to pass."""
-        power = strength(game.hands[self.seat], self._others(game))
+        power = strength(game.hands[self.seat], self._others(game), self.rules)
         wanted = 3 if power >= 6 else 2 if power >= 4 else 1 if power >= 2.5 else 0
         return wanted if wanted > game.bid else 0
 
@@ -75,11 +77,12 @@ class Bot:
         hand = game.hands[self.seat]
         others = self._others(game)
         if game.landlord == self.seat:
-            spring = search(Deal(hand, *others))
+            spring = search(Deal(hand, *others), self.rules)
             if spring.plan:
                 return spring.plan[0].play
         split = sorted(
-            fewest_split(hand, others), key=lambda p: (p.kind in _POWER, p.rank, -p.size)
+            fewest_split(hand, others, self.rules),
+            key=lambda p: (p.kind in _POWER, p.rank, -p.size),
         )
         opponents = [s for s in range(3) if s != self.seat and (game.landlord in (s, self.seat))]
         if any(len(game.hands[s]) == 1 for s in opponents):

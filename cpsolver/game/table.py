@@ -19,6 +19,7 @@ from cpsolver.errors import CpsolverError
 from cpsolver.game.bots import Bot
 from cpsolver.game.engine import Game
 from cpsolver.plays import Play
+from cpsolver.rules import RuleSet
 from cpsolver.search import solve as search
 
 RULES_SUMMARY = """\
@@ -45,7 +46,7 @@ def spring_at_first_lead(game: Game) -> list[Play]:
     assert game.landlord is not None
     hands = game.start_of_play
     peasants = [hands[s] for s in range(3) if s != game.landlord]
-    return [step.play for step in search(Deal(hands[game.landlord], *peasants)).plan]
+    return [step.play for step in search(Deal(hands[game.landlord], *peasants), game.rules).plan]
 
 
 def breakdown(result: dict[str, Any]) -> str:
@@ -62,10 +63,10 @@ def breakdown(result: dict[str, Any]) -> str:
     )
 
 
-def bot_game(seed: int, first_bidder: int) -> Game:
+def bot_game(seed: int, first_bidder: int, rules: RuleSet | None = None) -> Game:
     """One hand played by three bots."""
-    game = Game.deal(seed, first_bidder)
-    bots = [Bot(seat) for seat in range(3)]
+    game = Game.deal(seed, first_bidder, rules)
+    bots = [Bot(seat, rules) for seat in range(3)]
     while game.phase == "auction":
         game.make_bid(game.turn, bots[game.turn].choose_bid(game))
     while game.phase == "play":
@@ -129,12 +130,15 @@ class SimulationSummary:
 
 
 def simulate(
-    games: int, seed: int, progress: Callable[[], None] = lambda: None
+    games: int,
+    seed: int,
+    progress: Callable[[], None] = lambda: None,
+    rules: RuleSet | None = None,
 ) -> SimulationSummary:
     """Bots against bots for ``games`` hands."""
     summary = SimulationSummary()
     for _, (game_seed, first) in zip(range(games), game_seeds(seed)):
-        summary.add(bot_game(game_seed, first))
+        summary.add(bot_game(game_seed, first, rules))
         progress()
     return summary
 
@@ -150,6 +154,7 @@ class PersonTable:
     seat: int
     read: Callable[[str], str]
     console: Console
+    rules: RuleSet | None = None
     totals: list[int] = field(default_factory=lambda: [0, 0, 0])
     records: list[dict[str, Any]] = field(default_factory=list)
 
@@ -167,8 +172,8 @@ class PersonTable:
 
     def play_hand(self, seed: int, first_bidder: int) -> Game:
         """One hand from the deal to the score."""
-        game = Game.deal(seed, first_bidder)
-        bots = [Bot(seat) for seat in range(3)]
+        game = Game.deal(seed, first_bidder, self.rules)
+        bots = [Bot(seat, self.rules) for seat in range(3)]
         self.console.print(
             f"\n[bold]New hand[/bold] (seed {seed}). Your cards: {game.hands[self.seat]}"
         )
@@ -207,7 +212,7 @@ class PersonTable:
                 self.console.print(RULES_SUMMARY)
                 continue
             if answer.lower() == "hint":
-                suggestion = Bot(self.seat).choose_bid(game)
+                suggestion = Bot(self.seat, self.rules).choose_bid(game)
                 self.console.print(f"hint: {'bid ' + str(suggestion) if suggestion else 'pass'}")
                 continue
             try:
