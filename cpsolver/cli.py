@@ -118,8 +118,8 @@ def _read_deal(
     return Deal.parse(*(_read_cards(hand) for hand in hands if hand is not None))
 
 
-def _common_options(command: F) -> F:
-    command = click.option(
+def _rules_option(command: F) -> F:
+    return click.option(
         "--rules",
         "rules_name",
         default="standard",
@@ -127,6 +127,10 @@ def _common_options(command: F) -> F:
         metavar="NAME|PATH",
         help="Rule set: a name bundled in models/ or a TOML file of your own.",
     )(command)
+
+
+def _common_options(command: F) -> F:
+    command = _rules_option(command)
     return click.option("--json", "as_json", is_flag=True, help="Write JSON to stdout.")(command)
 
 
@@ -752,14 +756,7 @@ def explain_command(
     type=click.File("w", encoding="utf-8"),
     help="Write the refutation here, in DRAT text.",
 )
-@click.option(
-    "--rules",
-    "rules_name",
-    default="standard",
-    show_default=True,
-    metavar="NAME|PATH",
-    help="Rule set: a name bundled in models/ or a TOML file of your own.",
-)
+@_rules_option
 def export_cnf_command(
     deal: str | None,
     landlord: str | None,
@@ -955,14 +952,7 @@ def _with_progress(total: int | None, show: bool, work: Callable[[Callable[[int]
     type=click.File("a", encoding="utf-8"),
     help="Append each hand's JSON record here (for 'cpsolver replay').",
 )
-@click.option(
-    "--rules",
-    "rules_name",
-    default="standard",
-    show_default=True,
-    metavar="NAME|PATH",
-    help="Rule set: a name bundled in models/ or a TOML file of your own.",
-)
+@_rules_option
 def play_command(seed: int | None, seat: int, record_path: IO[str] | None, rules_name: str) -> None:
     """Play Dou Dizhu in the terminal against two bots, hand after hand, with a running score.
 

@@ -11,8 +11,10 @@ from collections.abc import Iterator
 from functools import cache
 
 from cpsolver.cards import Deal, Hand
-from cpsolver.movegen import answers, plays
+from cpsolver.movegen import answers, can_answer, plays
 from cpsolver.plays import Play
+from cpsolver.spring import SpringResult, Verdict
+from cpsolver.verify import check_plan
 
 
 def splits(hand: Hand) -> Iterator[list[Play]]:
@@ -97,3 +99,15 @@ def coverable(deal: Deal, cards: Hand) -> bool:
         return False
 
     return cover(deal.landlord, cards, 1)
+
+
+def checked(deal: Deal, result: SpringResult) -> SpringResult:
+    """Hold an engine's result to the verifier: a spring plan passes, its safe flags are true."""
+    if result.verdict is Verdict.SPRING:
+        assert check_plan(deal, [step.play for step in result.plan]) is None
+        for step in result.plan:
+            assert step.safe == (not any(can_answer(p, step.play) for p in deal.peasants))
+        assert all(step.safe for step in result.plan[:-1])
+    else:
+        assert result.plan == []
+    return result

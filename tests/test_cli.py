@@ -94,7 +94,7 @@ def test_cards_from_stdin_and_from_a_file(tmp_path: Path) -> None:
         ),
         (
             ["plays", "345", "--rules", "nope"],
-            "Error: no rule set named 'nope' and no such file (bundled: standard)\n",
+            "Error: no rule set named 'nope' and no such file (bundled: douzero, rlcard, standard)\n",
         ),
         (
             ["plays", "@/no/such/file"],

@@ -7,14 +7,13 @@ from itertools import pairwise
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from spring_reference import has_spring, spring_splits
+from spring_reference import checked, has_spring, spring_splits
 
 from cpsolver.cards import DECK_COUNTS, TWO, Deal, Hand
 from cpsolver.cpsat import STRATEGIES, solve
 from cpsolver.movegen import can_answer
 from cpsolver.plays import Kind, Play
 from cpsolver.spring import SpringResult, Verdict
-from cpsolver.verify import check_plan
 
 DECK_CARDS = [rank for rank, count in enumerate(DECK_COUNTS) for _ in range(count)]
 
@@ -30,16 +29,8 @@ def endgames(draw: st.DrawFn, most: int = 10) -> Deal:
 
 
 def solved(deal: Deal, strategy: str = "eager") -> SpringResult:
-    """Solve, and hold every spring plan to the verifier and its safe flags to the truth."""
-    result = solve(deal, strategy=strategy)  # type: ignore[arg-type]
-    if result.verdict is Verdict.SPRING:
-        assert check_plan(deal, [step.play for step in result.plan]) is None
-        for step in result.plan:
-            assert step.safe == (not any(can_answer(p, step.play) for p in deal.peasants))
-        assert all(step.safe for step in result.plan[:-1])
-    else:
-        assert result.plan == []
-    return result
+    """Solve, holding the result to the verifier (``spring_reference.checked``)."""
+    return checked(deal, solve(deal, strategy=strategy))  # type: ignore[arg-type]
 
 
 @settings(max_examples=300, deadline=None)

@@ -7,28 +7,19 @@ import random
 import pytest
 from hypothesis import given, settings
 from spring_cases import HAND_MADE
-from spring_reference import has_spring
+from spring_reference import checked, has_spring
 from test_cpsat import endgames
 
 from cpsolver import cpsat, search
 from cpsolver.cards import Deal, Hand
 from cpsolver.dealgen import generate
-from cpsolver.movegen import can_answer
 from cpsolver.search import contains, pack
 from cpsolver.spring import SpringResult, Verdict
-from cpsolver.verify import check_plan
 
 
 def searched(deal: Deal) -> SpringResult:
-    """Search, and hold every plan to the verifier and its safe flags to the truth."""
-    result = search.solve(deal)
-    if result.verdict is Verdict.SPRING:
-        assert check_plan(deal, [step.play for step in result.plan]) is None
-        for step in result.plan:
-            assert step.safe == (not any(can_answer(p, step.play) for p in deal.peasants))
-    else:
-        assert result.plan == []
-    return result
+    """Search, holding the result to the verifier (``spring_reference.checked``)."""
+    return checked(deal, search.solve(deal))
 
 
 @settings(max_examples=400, deadline=None)
