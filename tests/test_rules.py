@@ -194,7 +194,9 @@ def test_a_rule_set_without_quadplexes_answers_none() -> None:
     assert not can_answer(Hand.parse("AAA KK QQ JJ"), quadplex, STRICT)
 
 
-@pytest.mark.parametrize("rules", [LOOSE, STRICT], ids=lambda r: r.name)
+@pytest.mark.parametrize(
+    "rules", [LOOSE, STRICT, load_rules("rlcard"), load_rules("douzero")], ids=lambda r: r.name
+)
 @settings(max_examples=60, deadline=None)
 @given(hand=hands(1, 16), target_source=hands(1, 20), data=st.data())
 def test_generator_equals_brute_force_under_other_rules(
