@@ -38,7 +38,7 @@ from cpsolver.engines import DEFAULT_ENGINE, ENGINES, solve_with
 from cpsolver.errors import CpsolverError, InvalidPlayError
 from cpsolver.game.engine import replay
 from cpsolver.movegen import generator
-from cpsolver.parallel import runner_for
+from cpsolver.parallel import Runner, runner_for
 from cpsolver.plays import Kind, Play, classify
 from cpsolver.proof import build_proof, read_proof
 from cpsolver.rules import RuleSet, load_rules, read_rules_text
@@ -441,6 +441,40 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     sys.exit(0 if failure is None else 1)
 
 
+def _cluster_options(default_workers: int) -> Callable[[F], F]:
+    """--workers, --scheduler and --local-cluster, as batch and crosscheck share them."""
+
+    def decorate(command: F) -> F:
+        command = click.option(
+            "--local-cluster",
+            type=click.IntRange(min=1),
+            metavar="N",
+            help="Start a Dask LocalCluster of N workers and run on it.",
+        )(command)
+        command = click.option(
+            "--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask cluster."
+        )(command)
+        return click.option(
+            "--workers",
+            type=click.IntRange(min=1),
+            default=default_workers,
+            show_default=True,
+            help="Local worker processes.",
+        )(command)
+
+    return decorate
+
+
+def _runner(workers: int, scheduler: str | None, local_cluster: int | None) -> Runner:
+    """The runner the cluster options ask for; a bad address is a one-line error."""
+    if scheduler is not None and local_cluster is not None:
+        raise click.UsageError("give --scheduler or --local-cluster, not both")
+    try:
+        return runner_for(workers, scheduler, local_cluster)
+    except ValueError as error:
+        raise BadInput(str(error)) from None
+
+
 def _sizes(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
     if value is None:
         return None
@@ -553,22 +587,7 @@ def _summary_table(summary: Summary) -> str:
     is_flag=True,
     help="Also compare our engines' fewest-answerable and fewest-plays optima, and check their splits.",
 )
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=1,
-    show_default=True,
-    help="Local worker processes for our engines.",
-)
-@click.option(
-    "--scheduler", metavar="tcp://HOST:PORT", help="Run our engines on this Dask cluster."
-)
-@click.option(
-    "--local-cluster",
-    type=click.IntRange(min=1),
-    metavar="N",
-    help="Start a Dask LocalCluster of N workers for our engines.",
-)
+@_cluster_options(default_workers=1)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @_common_options
 def crosscheck_command(
@@ -615,14 +634,12 @@ def crosscheck_command(
             solvers.append(CommandSolver(against, timeout))
         except ValueError as error:
             raise BadInput(str(error)) from None
-    if scheduler is not None and local_cluster is not None:
-        raise click.UsageError("give --scheduler or --local-cluster, not both")
     try:
-        runner = runner_for(workers, scheduler, local_cluster)
-    except ValueError as error:
+        runner = _runner(workers, scheduler, local_cluster)
+    except click.ClickException:
         for solver in solvers:
             solver.close()
-        raise BadInput(str(error)) from None
+        raise
     try:
         summary = _with_progress(
             total,
@@ -821,20 +838,7 @@ def export_cnf_command(
     metavar="SECONDS",
     help="A deal past this is recorded as unknown; the batch goes on.",
 )
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=os.cpu_count() or 1,
-    show_default=True,
-    help="Local worker processes.",
-)
-@click.option("--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask cluster instead.")
-@click.option(
-    "--local-cluster",
-    type=click.IntRange(min=1),
-    metavar="N",
-    help="Start a Dask LocalCluster of N workers and run on it.",
-)
+@_cluster_options(default_workers=os.cpu_count() or 1)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @_common_options
 def batch_command(
@@ -869,16 +873,11 @@ def batch_command(
     load_rules(rules_name)  # refuse a bad rules file before anything starts
     text, source = read_rules_text(rules_name)
     options = BatchOptions(engine, objective, strategy, text, source, timeout)
-    if scheduler is not None and local_cluster is not None:
-        raise click.UsageError("give --scheduler or --local-cluster, not both")
     path = Path(out_path)
     done = done_ids(path)
     total = _count_lines(corpus) if corpus != "-" else None
     lines = sys.stdin if corpus == "-" else _open_lines(corpus)
-    try:
-        runner = runner_for(workers, scheduler, local_cluster)
-    except ValueError as error:
-        raise BadInput(str(error)) from None
+    runner = _runner(workers, scheduler, local_cluster)
     try:
         with path.open("a", encoding="utf-8") as output:
             summary = _with_progress(

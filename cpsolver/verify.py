@@ -28,7 +28,7 @@ from cpsolver.dealformat import deal_as_dict, deal_from_dict
 from cpsolver.errors import CpsolverError
 from cpsolver.movegen import generator
 from cpsolver.plays import Play, classify, readings
-from cpsolver.proof import ProofFormatError, validate, validate_proof
+from cpsolver.proof import ProofFormatError, validate
 from cpsolver.rules import RuleSet, standard_rules
 from cpsolver.rup import check_refutation, parse_proof
 
@@ -50,11 +50,7 @@ def check_proof(
     the rule set it was made under (same name and digest).
     """
     rules = rules or standard_rules()
-    try:
-        validate_proof(document)
-    except ProofFormatError as error:
-        return str(error)
-    failure = _check_rules_and_deal(document, deal, rules, "proof")
+    failure = _check_header(document, deal, rules, "proof")
     if failure is not None:
         return failure
     embedded = deal_from_dict(document["deal"])
@@ -94,11 +90,7 @@ def check_certificate(
     of :mod:`cpsolver.cnf`, and the refutation checked by unit propagation.
     """
     rules = rules or standard_rules()
-    try:
-        validate(document, "certificate")
-    except ProofFormatError as error:
-        return str(error)
-    failure = _check_rules_and_deal(document, deal, rules, "certificate")
+    failure = _check_header(document, deal, rules, "certificate")
     if failure is not None:
         return failure
     embedded = deal_from_dict(document["deal"])
@@ -115,10 +107,13 @@ def check_certificate(
     return None if failure is None else f"the refutation of {ENCODER} for {blocking}: {failure}"
 
 
-def _check_rules_and_deal(
-    document: Any, deal: Deal | None, rules: RuleSet, what: str
-) -> str | None:
-    """A document's rule set must be ``rules``; its embedded deal, ``deal`` if given."""
+def _check_header(document: Any, deal: Deal | None, rules: RuleSet, what: str) -> str | None:
+    """A ``what`` ("proof" or "certificate") must fit its schema, be made under ``rules``
+    and, if ``deal`` is given, embed that deal."""
+    try:
+        validate(document, what)
+    except ProofFormatError as error:
+        return str(error)
     claimed = document["rules"]
     if (claimed["name"], claimed["digest"]) != (rules.name, rules.digest):
         return (
