@@ -54,7 +54,8 @@ def line_id(line: str, number: int) -> str:
         data = json.loads(line)
     except (json.JSONDecodeError, RecursionError):
         return str(number)
-    return str(data.get("id", number)) if isinstance(data, dict) else str(number)
+    found = data.get("id") if isinstance(data, dict) else None
+    return str(number if found is None else found)
 
 
 def solve_line(number: int, line: str, options: BatchOptions) -> dict[str, Any]:
@@ -83,22 +84,34 @@ def solve_chunk(chunk: list[tuple[int, str]], options: BatchOptions) -> list[dic
     return [solve_line(number, line, options) for number, line in chunk]
 
 
-def done_ids(path: Path) -> set[str]:
-    """The ids an earlier run already wrote to ``path``, after cutting off a torn last line."""
+@dataclass
+class Done:
+    """What earlier runs left in the output: the ids done, and how many were errors or unknown."""
+
+    ids: set[str] = field(default_factory=set)
+    errors: int = 0
+    unknowns: int = 0
+
+
+def done_ids(path: Path) -> Done:
+    """What an earlier run already wrote to ``path``, after cutting off a torn last line."""
+    done = Done()
     if not path.exists():
-        return set()
+        return done
     with path.open("r+b") as file:
         content = file.read()
         whole = content[: content.rfind(b"\n") + 1]
         if len(whole) != len(content):  # the run died mid-line: drop the fragment
             file.truncate(len(whole))
-    found = set()
     for raw in whole.splitlines():
         try:
-            found.add(str(json.loads(raw)["id"]))
+            record = json.loads(raw)
+            done.ids.add(str(record["id"]))
         except (ValueError, KeyError, TypeError):
             continue  # not one of ours; it stays, and the deal is solved again
-    return found
+        done.errors += "error" in record
+        done.unknowns += record.get("verdict") == "unknown"
+    return done
 
 
 @dataclass

@@ -610,7 +610,8 @@ def crosscheck_command(
 
     Every disagreement and invalid plan is shrunk to a small reproducer, written
     to the reproducers folder as a deal file. Exit 0 when all agree, 1 on any
-    disagreement or invalid plan, 2 on bad input (bad corpus lines included).
+    disagreement, invalid plan or failure of the external solver, 2 on bad
+    input (bad corpus lines included).
 
     \b
     Examples:
@@ -663,7 +664,7 @@ def crosscheck_command(
             click.echo(f"bad line: {line}", err=True)
         for problem in summary.problems[:20]:
             click.echo(f"{problem['solver']} on {problem['id']}: {problem['problem']}", err=True)
-    if summary.findings:
+    if summary.findings or summary.problems:
         sys.exit(1)
     if summary.bad_lines:
         sys.exit(2)
@@ -862,7 +863,7 @@ def batch_command(
     Rerunning the same command after a crash repairs a torn last line, skips
     the ids already done, and solves the rest. Exit 0 when every line was a
     deal, 2 if some were not (their error records are written), 3 if none
-    erred but some deal ran out of time.
+    erred but some deal ran out of time, counting earlier runs' results too.
 
     \b
     Examples:
@@ -874,7 +875,14 @@ def batch_command(
     text, source = read_rules_text(rules_name)
     options = BatchOptions(engine, objective, strategy, text, source, timeout)
     path = Path(out_path)
-    done = done_ids(path)
+    if path.exists() and not path.is_file():
+        raise BadInput(
+            f"{out_path}: the output must be a file (it is appended to, and read to resume)"
+        )
+    try:
+        done = done_ids(path)
+    except OSError as error:
+        raise BadInput(f"cannot read {out_path}: {error.strerror}") from None
     total = _count_lines(corpus) if corpus != "-" else None
     lines = sys.stdin if corpus == "-" else _open_lines(corpus)
     runner = _runner(workers, scheduler, local_cluster)
@@ -883,7 +891,7 @@ def batch_command(
             summary = _with_progress(
                 total,
                 not (quiet or as_json),
-                lambda advance: run_batch(lines, output, options, runner, done, advance),
+                lambda advance: run_batch(lines, output, options, runner, done.ids, advance),
             )
     except OSError as error:
         raise BadInput(f"cannot write {out_path}: {error.strerror}") from None
@@ -903,7 +911,8 @@ def batch_command(
         )
         for slow in report["slowest"]:
             click.echo(f"  slow: {slow['id']} {slow['seconds']:.3f} s")
-    sys.exit(2 if summary.errors else 3 if summary.verdicts["unknown"] else 0)
+    errors = summary.errors + done.errors
+    sys.exit(2 if errors else 3 if summary.verdicts["unknown"] + done.unknowns else 0)
 
 
 def _open_lines(path: str) -> Iterator[str]:

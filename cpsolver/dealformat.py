@@ -127,7 +127,8 @@ def parse_corpus_line(line: str, number: int) -> CorpusEntry:
         raise DealFormatError(
             f"line {number}: 'expected' must be one of {', '.join(VERDICTS)}, got {expected!r}"
         )
-    raw_id = data.get("id", number)
+    raw_id = data.get("id")
+    raw_id = number if raw_id is None else raw_id
     return CorpusEntry(number, str(raw_id), deal, expected)
 
 

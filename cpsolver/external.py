@@ -24,6 +24,8 @@ from cpsolver.cards import Deal
 from cpsolver.dealformat import deal_as_dict
 
 _ANSWERS = ("spring", "no_spring", "unknown")
+MAX_LINE = 1 << 20  # characters: a 20-card plan is a few hundred
+_TOO_LONG = "\x00too long"
 
 
 @dataclass
@@ -100,6 +102,11 @@ class ExternalSolver:
             else self._start()
         )
         started = time.perf_counter()
+        if not self._lines.empty():  # lines left over from an earlier deal: out of step
+            self._stop()
+            return ExternalAnswer(
+                None, None, 0.0, "out of step: it printed more than one line for a deal"
+            )
         request = json.dumps({"id": deal_id, **deal_as_dict(deal)})
         assert process.stdin is not None
         try:
@@ -112,11 +119,19 @@ class ExternalSolver:
             self._stop()
             return ExternalAnswer(None, None, self.timeout, f"no answer within {self.timeout:g} s")
         seconds = time.perf_counter() - started
-        if line is None:
-            code = process.wait()
+        if line is None:  # its output ended: it exited, or closed stdout and lingers
+            try:
+                code = process.wait(timeout=1)
+            except subprocess.TimeoutExpired:
+                self._stop()
+                return ExternalAnswer(None, None, seconds, "closed its output without answering")
             self._process = None
+            how = f"exited (code {code})" if code == 0 else f"crashed (exit code {code})"
+            return ExternalAnswer(None, None, seconds, f"{how} without answering")
+        if line == _TOO_LONG:
+            self._stop()
             return ExternalAnswer(
-                None, None, seconds, f"crashed (exit code {code}) without answering"
+                None, None, seconds, f"garbage: a line over {MAX_LINE} characters"
             )
         try:
             verdict, plan = parse_answer(line)
@@ -146,8 +161,14 @@ class ExternalSolver:
 
 
 def _pump(stream: IO[str], lines: queue.Queue[str | None]) -> None:
-    """Move the command's output lines into a queue; None marks its end."""
-    for line in stream:
+    """Move the command's output lines into a queue; None marks its end.
+
+    A line longer than MAX_LINE is not kept: it is reported, and reading stops.
+    """
+    while line := stream.readline(MAX_LINE + 1):
+        if len(line) > MAX_LINE:
+            lines.put(_TOO_LONG)
+            return
         if line.strip():
             lines.put(line)
     lines.put(None)

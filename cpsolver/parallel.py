@@ -8,6 +8,7 @@ input — and yields each chunk's result as soon as it completes, in any order.
 from __future__ import annotations
 
 import multiprocessing
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from itertools import islice
@@ -74,12 +75,7 @@ class DaskRunner:
             )
             self._client = Client(self._cluster)
         else:
-            try:
-                self._client = Client(scheduler, timeout=10)
-            except OSError as error:
-                raise ValueError(
-                    f"cannot reach the Dask scheduler at {scheduler}: {error}"
-                ) from None
+            self._client = _connect(Client, scheduler)
         self.workers = max(1, len(self._client.scheduler_info()["workers"]))
 
     def run(self, function: Callable[[T], R], chunks: Iterable[T]) -> Iterator[R]:
@@ -101,6 +97,30 @@ class DaskRunner:
         self._client.close()
         if self._cluster is not None:
             self._cluster.close()
+
+
+def _connect(client: Any, scheduler: str, seconds: float = 15.0) -> Any:
+    """A Dask client of ``scheduler``, or ValueError: never a hang, never a traceback.
+
+    The connection is made in a daemon thread, because a peer that accepts the
+    connection but never speaks Dask's protocol would hold the handshake forever.
+    """
+    outcome: list[Any] = []
+
+    def attempt() -> None:
+        try:
+            outcome.append(client(scheduler, timeout=seconds))
+        except Exception as error:  # noqa: BLE001 - anything here means "not a scheduler"
+            outcome.append(error)
+
+    worker = threading.Thread(target=attempt, daemon=True)
+    worker.start()
+    worker.join(seconds + 1)
+    if not outcome:
+        raise ValueError(f"no Dask scheduler answered at {scheduler} within {seconds:g} s")
+    if isinstance(outcome[0], BaseException):
+        raise ValueError(f"cannot reach the Dask scheduler at {scheduler}: {outcome[0]}")
+    return outcome[0]
 
 
 def runner_for(

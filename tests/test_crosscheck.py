@@ -117,6 +117,17 @@ def test_a_wrong_external_solver_is_caught_and_shrunk(tmp_path: Path) -> None:
     ("name", "body", "problem"),
     [
         ("crash", "sys.stdin.readline()\nsys.exit(3)\n", "crashed (exit code 3) without answering"),
+        ("quits", "sys.stdin.readline()\nsys.exit(0)\n", "exited (code 0) without answering"),
+        (
+            "closes",
+            "import os\nsys.stdin.readline()\nos.close(1)\ntime.sleep(30)\n",
+            "closed its output without answering",
+        ),
+        (
+            "endless",
+            "sys.stdin.readline()\nsys.stdout.write('x' * 3_000_000)\nsys.stdout.flush()\ntime.sleep(30)\n",
+            "garbage: a line over 1048576 characters",
+        ),
         (
             "junk",
             "for line in sys.stdin:\n    print('hello', flush=True)\n",
@@ -140,6 +151,23 @@ def test_a_misbehaving_external_solver_is_reported_per_deal(
         solver.close()
     assert summary.deals == summary.agreements == 3
     assert [p["problem"] for p in summary.problems] == [problem] * 3
+
+
+def test_an_external_solver_that_answers_twice_is_out_of_step(tmp_path: Path) -> None:
+    twice = external(
+        tmp_path,
+        "twice",
+        "for line in sys.stdin:\n"
+        "    print(json.dumps({'verdict': 'unknown'}), flush=True)\n"
+        "    print(json.dumps({'verdict': 'unknown'}), flush=True)\n",
+    )
+    try:
+        summary = crosscheck(generate("endgame", 4, seed=1), [*ours(), twice], RULES)
+    finally:
+        twice.close()
+    problems = [p["problem"] for p in summary.problems]
+    assert "out of step: it printed more than one line for a deal" in problems
+    assert summary.agreements == 4  # an unknown never disagrees
 
 
 def test_an_external_command_that_cannot_start() -> None:
