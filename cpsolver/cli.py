@@ -1021,6 +1021,8 @@ def replay_command(record_file: str, as_json: bool, rules_name: str) -> None:
             records = [json.loads(text)]
         except (json.JSONDecodeError, RecursionError) as error:
             raise BadInput(f"{record_file}: not JSON: {error}") from None
+    if not records:
+        raise BadInput(f"{record_file}: no game records in it")
     results: list[dict[str, Any]] = []
     for number, record in enumerate(records, 1):
         if not isinstance(record, dict):
@@ -1068,13 +1070,15 @@ def simulate_command(games: int, seed: int, quiet: bool, as_json: bool, rules_na
         _emit_json(report)
         return
     click.echo(f"{report['games']} hands ({report['thrown_in']} thrown in)")
-    click.echo(
-        "win rate by seat: "
-        + ", ".join(f"{s}: {r:.1%}" for s, r in report["win_rate_by_seat"].items())
-    )
+
+    def share(rate: float | None) -> str:
+        return "n/a" if rate is None else f"{rate:.1%}"
+
+    seats = ", ".join(f"{seat}: {share(rate)}" for seat, rate in report["win_rate_by_seat"].items())
+    click.echo(f"win rate by seat: {seats}")
     roles = report["win_rate_by_role"]
     click.echo(
-        f"win rate by role: landlord {roles['landlord']:.1%}, peasants {roles['peasants']:.1%}"
+        f"win rate by role: landlord {share(roles['landlord'])}, peasants {share(roles['peasants'])}"
     )
     click.echo(f"average stake: {report['average_stake']}")
     click.echo(f"springs: {report['springs']}, anti-springs: {report['anti_springs']}")

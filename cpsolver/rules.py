@@ -11,7 +11,9 @@ without touching their code.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import json
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -23,6 +25,7 @@ from cpsolver.cards import RANK_SYMBOLS, TWO, Rank, rank_symbol
 from cpsolver.errors import RulesError
 
 QUADPLEX_SHAPES = ("singles", "pairs")
+_UNHASHED = ("name", "description", "digest")
 
 
 @dataclass(frozen=True, slots=True, eq=True)
@@ -68,7 +71,12 @@ class RuleSet:
             pairs_distinct=reader.take("kickers.pairs_distinct", bool),
             both_jokers_as_kickers=reader.take("kickers.both_jokers", bool),
             quadplex_shapes=tuple(reader.take("quadplex.shapes", list)),
-            digest=hashlib.sha256(text.encode()).hexdigest()[:16],
+        )
+        # The digest covers what the rules say, not how the file says it: a new
+        # comment or description must not orphan the proofs made under them.
+        fields = {f: getattr(rules, f) for f in RuleSet.__dataclass_fields__ if f not in _UNHASHED}
+        rules = dataclasses.replace(
+            rules, digest=hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
         )
         reader.reject_unknown()
         rules._check(source)

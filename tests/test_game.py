@@ -270,3 +270,71 @@ def test_simulate_a_thousand_games() -> None:
     assert roles["landlord"] + roles["peasants"] == pytest.approx(1.0)
     assert report["spring_taken"] <= report["spring_available_at_first_lead"]
     assert report["springs"] >= report["spring_taken"]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda r: r.update(first_bidder=3), "the first bidder is seat 0, 1 or 2, not 3"),
+        (
+            lambda r: r.update(seed="7"),
+            "not a game record: missing or wrong seed '7': a whole number",
+        ),
+        (lambda r: r["auction"][0].update(seat=True), "seat True: a whole number"),
+        (
+            lambda r: r.update(format="other"),
+            "not a game record: it needs format 'cpsolver-game', version 1",
+        ),
+        (
+            lambda r: r["rules"].update(name="rlcard"),
+            "the record was made under the rules 'rlcard', not 'standard': replay it with --rules rlcard",
+        ),
+    ],
+)
+def test_records_with_impossible_values_are_refused(change: object, message: str) -> None:
+    record = json.loads(HANDS.read_text().splitlines()[1])
+    change(record)  # type: ignore[operator]
+    with pytest.raises(IllegalActionError) as caught:
+        replay(record)
+    assert message in str(caught.value)
+
+
+def test_a_seat_out_of_range_cannot_bid() -> None:
+    game = Game.deal(3, first_bidder=0)
+    with pytest.raises(IllegalActionError, match="it is seat 0's turn to bid, not seat -1's"):
+        game.make_bid(-1, 1)
+
+
+def test_replay_of_an_empty_file_is_bad_input(tmp_path: Path) -> None:
+    path = tmp_path / "empty.jsonl"
+    path.write_text("\n")
+    result = CliRunner().invoke(cli, ["replay", str(path)])
+    assert (result.exit_code, result.stderr) == (2, f"Error: {path}: no game records in it\n")
+
+
+def test_cards_with_two_readings_can_be_played_and_replayed() -> None:
+    """Under DouZero's rules 333444555666 reads three ways; the game picks one, the same every time."""
+    from cpsolver.rules import load_rules
+
+    rules = load_rules("douzero")
+    game = Game.deal(1, 0, rules)
+    game.make_bid(0, 3)
+    chain = Hand.parse("333444555666")
+    game.hands[0] = chain + Hand.parse("789")
+    led = game.play(0, chain)
+    assert led is not None and led.kind.value == "triplet_sequence"
+
+
+def test_q_plays_a_queen_and_only_quit_quits() -> None:
+    script = ["pass"] + ["Q", "q", "pass"] * 100
+    result = CliRunner().invoke(
+        cli, ["play", "--seed", "7", "--seat", "1"], input="\n".join(script) + "\n"
+    )
+    assert result.exit_code == 0
+    assert result.output.count("Goodbye") == 1
+    assert "went out" in result.output or "thrown in" in result.output
+
+
+def test_simulate_when_every_hand_is_thrown_in() -> None:
+    result = CliRunner().invoke(cli, ["simulate", "--games", "1", "--seed", "5"])
+    assert result.exit_code == 0 and "win rate by role: landlord n/a" in result.output

@@ -29,12 +29,21 @@ from typing import Any
 from cpsolver.cards import DECK_COUNTS, Hand
 from cpsolver.errors import CpsolverError
 from cpsolver.movegen import generator
-from cpsolver.plays import Kind, Play, beats, classify
+from cpsolver.plays import Kind, Play, beats, classify, readings
 from cpsolver.rules import RuleSet, standard_rules
 
 RECORD_FORMAT = "cpsolver-game"
 RECORD_VERSION = 1
 PASS = "pass"
+_WITH_KICKERS = frozenset(
+    {
+        Kind.TRIPLET_SINGLE,
+        Kind.TRIPLET_PAIR,
+        Kind.TRIPLET_SEQUENCE_SINGLES,
+        Kind.TRIPLET_SEQUENCE_PAIRS,
+        Kind.QUADPLEX,
+    }
+)
 
 
 class IllegalActionError(CpsolverError):
@@ -69,6 +78,8 @@ class Game:
     @classmethod
     def deal(cls, seed: int, first_bidder: int | None = None, rules: RuleSet | None = None) -> Game:
         """A fresh hand: 17 cards to each seat and 3 face down, all from ``seed``."""
+        if first_bidder not in (None, 0, 1, 2) or isinstance(first_bidder, bool):
+            raise IllegalActionError(f"the first bidder is seat 0, 1 or 2, not {first_bidder!r}")
         rng = random.Random(seed)
         cards = [rank for rank, count in enumerate(DECK_COUNTS) for _ in range(count)]
         rng.shuffle(cards)
@@ -150,13 +161,30 @@ class Game:
         if not hand <= self.hands[seat]:
             missing = hand - Hand(min(a, b) for a, b in zip(hand.counts, self.hands[seat].counts))
             raise IllegalActionError(f"{hand} is not in your hand (no {missing})")
-        play = classify(hand, self.rules)
-        if self.last is not None and not beats(play, self.last[1]):
-            raise IllegalActionError(
-                f"{play} ({play.kind.value}) does not beat {self.last[1]} ({self.last[1].kind.value})"
-            )
+        play = self._reading(hand)
         self._record(seat, play)
         return play
+
+    def _reading(self, hand: Hand) -> Play:
+        """The play these cards make now.
+
+        Under rules where one multiset reads two ways, an answer takes the
+        first reading that beats the play on the table, and a lead the reading
+        without kickers if there is one, then the highest-ranked: the same
+        cards always make the same play, so a record replays exactly.
+        """
+        found = readings(hand, self.rules)
+        if not found:
+            classify(hand, self.rules)  # raises, saying why these cards are no play
+        if self.last is None:
+            return min(found, key=lambda p: (p.kind in _WITH_KICKERS, -p.rank))
+        beating = [p for p in found if beats(p, self.last[1])]
+        if not beating:
+            last = self.last[1]
+            raise IllegalActionError(
+                f"{found[0]} ({found[0].kind.value}) does not beat {last} ({last.kind.value})"
+            )
+        return beating[0]
 
     def _record(self, seat: int, play: Play | None) -> None:
         self.actions.append((seat, play))
@@ -228,21 +256,40 @@ class Game:
 
 def replay(record: dict[str, Any], rules: RuleSet | None = None) -> Game:
     """Re-run a recorded hand action by action; IllegalActionError if anything does not match."""
+    rules = rules or standard_rules()
+    if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
+        raise IllegalActionError(
+            f"not a game record: it needs format {RECORD_FORMAT!r}, version {RECORD_VERSION}"
+        )
+    made = record.get("rules")
+    if not isinstance(made, dict) or (made.get("name"), made.get("digest")) != (
+        rules.name,
+        rules.digest,
+    ):
+        name = made.get("name") if isinstance(made, dict) else None
+        raise IllegalActionError(
+            f"the record was made under the rules {name!r}, not {rules.name!r}: replay it with --rules {name}"
+        )
     try:
-        game = Game.deal(int(record["seed"]), int(record["first_bidder"]), rules)
-        if record["deal"] != {"hands": [str(h) for h in game.hands], "bottom": str(game.bottom)}:
-            raise IllegalActionError(f"seed {record['seed']} deals other cards than the record")
-        steps = [("bid", s["seat"], s["bid"]) for s in record["auction"]]
-        steps += [("action", s["seat"], s["cards"]) for s in record["actions"]]
-    except (KeyError, TypeError, ValueError) as error:
+        seed, first = _whole(record["seed"], "seed"), _whole(record["first_bidder"], "first_bidder")
+        game = Game.deal(seed, first, rules)
+        steps: list[tuple[str, int, Any]] = [
+            ("bid", _whole(s["seat"], "seat"), _whole(s["bid"], "bid")) for s in record["auction"]
+        ]
+        steps += [
+            ("action", _whole(s["seat"], "seat"), _text(s["cards"])) for s in record["actions"]
+        ]
+    except (KeyError, TypeError) as error:
         raise IllegalActionError(f"not a game record: missing or wrong {error}") from None
+    if record["deal"] != {"hands": [str(h) for h in game.hands], "bottom": str(game.bottom)}:
+        raise IllegalActionError(f"seed {seed} deals other cards than the record")
     for number, (what, seat, value) in enumerate(steps, 1):
         try:
             if what == "bid":
-                game.make_bid(int(seat), int(value))
+                game.make_bid(seat, value)
             else:
-                game.play(int(seat), str(value))
-        except (CpsolverError, TypeError, ValueError) as error:
+                game.play(seat, value)
+        except CpsolverError as error:
             raise IllegalActionError(
                 f"step {number} ({what} of seat {seat}: {value}): {error}"
             ) from None
@@ -257,3 +304,16 @@ def replay(record: dict[str, Any], rules: RuleSet | None = None) -> Game:
             f"the recorded result {record.get('result')} is not the replayed {game.result()}"
         )
     return game
+
+
+def _whole(value: Any, name: str) -> int:
+    """A record's whole number, refusing strings, floats and booleans."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{name} {value!r}: a whole number")
+    return value
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"cards {value!r}: a string")
+    return value

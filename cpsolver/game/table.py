@@ -28,7 +28,8 @@ Lead any combination; each next player passes or beats it with the same kind
 and shape ranked higher; a bomb (four of a kind) beats anything but a higher
 bomb or the rocket (B R), which beats everything. After two passes the last
 player leads. First out of cards wins. Stake = bid x 2 per bomb or rocket,
-x 2 for a spring. Type cards like 33, TJQKA, 777888 3 4; 'pass'; 'hint' (what
+x 2 for a spring (peasants played nothing) or an anti-spring (the landlord
+played only his first lead). Type cards like 33, TJQKA, 777888 3 4; 'pass'; 'hint' (what
 a bot would bid, or the legal plays in turn); '?' for this text; 'quit'."""
 
 
@@ -166,7 +167,7 @@ class PersonTable:
             answer = self.read(prompt).strip()
         except EOFError:
             raise Quit from None
-        if answer.lower() in ("quit", "q", "exit"):
+        if answer.lower() in ("quit", "exit"):
             raise Quit
         return answer
 
@@ -232,6 +233,9 @@ class PersonTable:
             answer = self.ask("Your play: ")
             if answer == "?":
                 self.console.print(RULES_SUMMARY)
+                continue
+            if not answer:
+                self.console.print("Type cards (33, TJQKA), pass, hint, ? or quit.")
                 continue
             if answer.lower() == "hint":
                 if hints:
