@@ -14,7 +14,7 @@ from typing import Any
 
 from pysat.solvers import Solver
 
-from cpsolver.cards import Deal, Hand
+from cpsolver.cards import Deal
 from cpsolver.cnf import ENCODER, CoverCnf, encode
 from cpsolver.cpsat.explain import blocking_cards
 from cpsolver.dealformat import deal_as_dict
@@ -62,7 +62,3 @@ def certify(deal: Deal, rules: RuleSet | None = None) -> tuple[dict[str, Any], C
     }
     return document, cnf
 
-
-def blocking_of(document: dict[str, Any]) -> Hand:
-    """The blocking cards a certificate names."""
-    return Hand.parse(document["blocking"])

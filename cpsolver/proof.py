@@ -48,11 +48,6 @@ def validate(document: Any, name: str) -> None:
         raise ProofFormatError(f"{name}{where}: {error.message}")
 
 
-def validate_proof(document: Any) -> None:
-    """Raise :class:`ProofFormatError` naming the first place ``document`` breaks the proof schema."""
-    validate(document, "proof")
-
-
 def read_proof(text: str) -> dict[str, Any]:
     """Parse a proof or certificate document and check it against its schema."""
     try:
