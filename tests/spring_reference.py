@@ -31,23 +31,7 @@ def splits(hand: Hand) -> Iterator[list[Play]]:
 
 def has_spring(deal: Deal) -> bool:
     """Whether some split has at most one play that a peasant can answer."""
-
-    @cache
-    def fewest_answerable(hand: Hand) -> int:
-        if not hand:
-            return 0
-        lowest = next(hand.ranks())
-        return min(
-            answerable(play) + fewest_answerable(hand - play.cards)
-            for play in plays(hand)
-            if play.cards[lowest]
-        )
-
-    @cache
-    def answerable(play: Play) -> int:
-        return int(any(answers(peasant, play) for peasant in deal.peasants))
-
-    return fewest_answerable(deal.landlord) <= 1
+    return fewest(deal, "fewest-answerable") <= 1
 
 
 def spring_splits(deal: Deal) -> set[tuple[Play, ...]]:
@@ -71,6 +55,7 @@ def fewest(deal: Deal, objective: str) -> int:
             cost(play) + best(hand - play.cards) for play in plays(hand) if play.cards[lowest]
         )
 
+    @cache
     def cost(play: Play) -> int:
         if objective == "fewest-plays":
             return 1
