@@ -1,0 +1,162 @@
+"""The game: play, replay and simulate."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from typing import IO, Any
+
+import click
+
+from cpsolver.cli.base import (
+    BadInput,
+    cli,
+    common_options,
+    emit_json,
+    read_source,
+    rules_option,
+    with_progress,
+)
+from cpsolver.errors import CpsolverError
+from cpsolver.game.engine import replay
+from cpsolver.rules import load_rules
+
+
+@cli.command("play")
+@click.option(
+    "--seed", type=int, default=None, help="The same seed deals the same hands (default: random)."
+)
+@click.option("--seat", type=click.IntRange(0, 2), default=0, show_default=True, help="Your seat.")
+@click.option(
+    "--record",
+    "record_path",
+    type=click.File("a", encoding="utf-8"),
+    help="Append each hand's JSON record here (for 'cpsolver replay').",
+)
+@rules_option
+def play_command(seed: int | None, seat: int, record_path: IO[str] | None, rules_name: str) -> None:
+    """Play Dou Dizhu in the terminal against two bots, hand after hand, with a running score.
+
+    Type cards to play them (33, TJQKA, '777888 3 4'), 'pass', 'hint' (cycles
+    through your legal plays), '?' (the rules), 'quit'. Each hand ends with the
+    score and whether the landlord had a spring at his first lead. The records
+    are JSON, not the screen; this command has no --json form.
+
+    \b
+    Example:
+      cpsolver play --seed 7 --seat 1 --record hands.jsonl
+    """
+    from rich.console import Console
+
+    from cpsolver.game.table import PersonTable, Quit, game_seeds
+
+    console = Console(highlight=False)
+    table = PersonTable(seat, lambda prompt: console.input(prompt), console, load_rules(rules_name))
+    start = seed if seed is not None else random.SystemRandom().randrange(2**31)
+    console.print(
+        f"Dou Dizhu against two bots; you are seat {seat}. Session seed {start}. '?' for help."
+    )
+    try:
+        for game_seed, first in game_seeds(start):
+            table.play_hand(game_seed, first)
+    except Quit:
+        console.print(
+            "\nGoodbye. Final score: "
+            + ", ".join(f"{table.name(s)} {table.totals[s]:+d}" for s in range(3))
+        )
+    finally:
+        if record_path is not None:
+            for record in table.records:
+                record_path.write(json.dumps(record) + "\n")
+
+
+@cli.command("replay")
+@click.argument("record_file", metavar="RECORD")
+@common_options
+def replay_command(record_file: str, as_json: bool, rules_name: str) -> None:
+    """Re-run a recorded hand action by action and re-score it.
+
+    RECORD is a JSON record of one hand, or JSON lines of several (from
+    'cpsolver play --record' or the library), or - for stdin. Exit 0 when
+    every hand replays to its recorded result, 1 at the first that does not,
+    2 for unreadable input.
+
+    \b
+    Example:
+      cpsolver replay hands.jsonl --json
+    """
+    rules = load_rules(rules_name)
+    text = read_source(record_file)
+    try:
+        records = [json.loads(line) for line in text.splitlines() if line.strip()]
+    except (json.JSONDecodeError, RecursionError):
+        try:
+            records = [json.loads(text)]
+        except (json.JSONDecodeError, RecursionError) as error:
+            raise BadInput(f"{record_file}: not JSON: {error}") from None
+    if not records:
+        raise BadInput(f"{record_file}: no game records in it")
+    results: list[dict[str, Any]] = []
+    for number, record in enumerate(records, 1):
+        if not isinstance(record, dict):
+            raise BadInput(f"{record_file}: record {number} is not a JSON object")
+        try:
+            game = replay(record, rules)
+        except CpsolverError as error:
+            failure = f"record {number}: {error}"
+            if as_json:
+                emit_json({"valid": False, "failure": failure, "replayed": results})
+            else:
+                click.echo(f"invalid: {failure}")
+            sys.exit(1)
+        results.append(game.result())
+        if not as_json:
+            result = game.result()
+            click.echo(
+                f"hand {number} (seed {record['seed']}): {result['winner']}, score {result['score']}"
+            )
+    if as_json:
+        emit_json({"valid": True, "failure": None, "replayed": results})
+
+
+@cli.command("simulate")
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@common_options
+def simulate_command(games: int, seed: int, quiet: bool, as_json: bool, rules_name: str) -> None:
+    """Bots against bots: win rates by seat and role, stakes, springs taken and missed.
+
+    \b
+    Example:
+      cpsolver simulate --games 1000 --seed 3 --json
+    """
+    from cpsolver.game.table import simulate
+
+    summary = with_progress(
+        games,
+        not (quiet or as_json),
+        lambda advance: simulate(games, seed, lambda: advance(1), load_rules(rules_name)),
+    )
+    report = summary.as_dict()
+    if as_json:
+        emit_json(report)
+        return
+    click.echo(f"{report['games']} hands ({report['thrown_in']} thrown in)")
+
+    def share(rate: float | None) -> str:
+        return "n/a" if rate is None else f"{rate:.1%}"
+
+    seats = ", ".join(f"{seat}: {share(rate)}" for seat, rate in report["win_rate_by_seat"].items())
+    click.echo(f"win rate by seat: {seats}")
+    roles = report["win_rate_by_role"]
+    click.echo(
+        f"win rate by role: landlord {share(roles['landlord'])}, peasants {share(roles['peasants'])}"
+    )
+    click.echo(f"average stake: {report['average_stake']}")
+    click.echo(f"springs: {report['springs']}, anti-springs: {report['anti_springs']}")
+    click.echo(
+        f"landlord had a spring at the first lead: {report['spring_available_at_first_lead']}, "
+        f"took it: {report['spring_taken']}"
+    )

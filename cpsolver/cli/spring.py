@@ -1,0 +1,325 @@
+"""The spring question: solve, verify, explain and export-cnf."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any
+
+import click
+
+from cpsolver import cpsat
+from cpsolver.cards import Deal, rank_symbol
+from cpsolver.certify import certify
+from cpsolver.cli.base import (
+    BadInput,
+    cli,
+    common_options,
+    deal_options,
+    emit_json,
+    play_line,
+    plays_phrase,
+    positive_seconds,
+    read_deal,
+    read_source,
+    rules_option,
+    write_json,
+)
+from cpsolver.cnf import ENCODER
+from cpsolver.cpsat.explain import explain
+from cpsolver.dealformat import parse_deal
+from cpsolver.engines import DEFAULT_ENGINE, ENGINES, solve_with
+from cpsolver.errors import CpsolverError
+from cpsolver.movegen import generator
+from cpsolver.proof import build_proof, read_proof
+from cpsolver.rules import RuleSet, load_rules
+from cpsolver.spring import OBJECTIVES, SpringResult, Verdict
+from cpsolver.verify import check_certificate, check_proof
+
+_EXIT_CODES = {Verdict.SPRING: 0, Verdict.NO_SPRING: 1, Verdict.UNKNOWN: 3}
+
+
+def _report(result: SpringResult) -> str:
+    """The human report of a solve: verdict, objective, numbered plan, statistics."""
+    stats = result.stats
+    answerable = sum(not step.safe for step in result.plan)
+    if result.verdict is Verdict.SPRING:
+        lines = [
+            f"spring: the landlord plays out alone in {plays_phrase(len(result.plan))}"
+            + (", the last one answerable" if answerable else "")
+        ]
+    elif result.verdict is Verdict.NO_SPRING:
+        lines = ["no spring: every split of the landlord's hand has two or more answerable plays"]
+    else:
+        lines = ["unknown: the time limit was reached before a verdict"]
+    if result.objective is not None:
+        lines.append(f"{result.objective.name}: {result.objective.value}, by this split")
+    width = max((len(str(step.play)) for step in result.plan), default=0)
+    last = "  <- answerable, played last" if answerable == 1 else "  <- answerable"
+    for number, step in enumerate(result.plan, 1):
+        lines.append(f"{number:>4}. {play_line(step.play, width)}{'' if step.safe else last}")
+    counts = ", ".join(
+        f"{value} {name.replace('_', ' ')}"
+        for name, value in stats.items()
+        if isinstance(value, int) and name not in ("engine", "strategy")
+    )
+    lines.append(f"({stats['engine']}/{stats['strategy']}: {counts}, {stats['seconds']:.3f} s)")
+    return "\n".join(lines)
+
+
+@cli.command("solve")
+@deal_options
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default=DEFAULT_ENGINE,
+    show_default=True,
+    help="cpsat: the CP-SAT model with cuts; search: depth-first search.",
+)
+@click.option(
+    "--strategy",
+    type=click.Choice(cpsat.STRATEGIES),
+    default=cpsat.DEFAULT_STRATEGY,
+    show_default=True,
+    help="For cpsat. eager: every play's safety first, one solve; lazy: cuts from the answers met.",
+)
+@click.option(
+    "--objective",
+    type=click.Choice(OBJECTIVES),
+    default="spring",
+    show_default=True,
+    help="spring: decide; fewest-answerable / fewest-plays: also the split with the proven "
+    "fewest answerable plays, or fewest plays.",
+)
+@click.option(
+    "--time-limit",
+    type=float,
+    callback=positive_seconds,
+    metavar="SECONDS",
+    help="Give up with 'unknown' (exit 3) after this long.",
+)
+@click.option(
+    "--proof",
+    "proof_path",
+    type=click.Path(dir_okay=False, writable=True),
+    help="Write the proof of a spring, or the certificate of no spring, to this JSON file.",
+)
+@common_options
+def solve_command(
+    deal: str | None,
+    landlord: str | None,
+    peasant1: str | None,
+    peasant2: str | None,
+    engine: str,
+    strategy: cpsat.solver.Strategy,
+    objective: str,
+    time_limit: float | None,
+    proof_path: str | None,
+    as_json: bool,
+    rules_name: str,
+) -> None:
+    """Decide whether the landlord can play out every card unanswered (a spring).
+
+    DEAL is a file (or - for stdin): three lines 'landlord: CARDS',
+    'peasant1: CARDS', 'peasant2: CARDS', or JSON {"landlord": CARDS,
+    "peasants": [CARDS, CARDS]}. Exit 0 spring, 1 no spring, 2 bad input,
+    3 unknown (time limit).
+
+    \b
+    Examples:
+      cpsolver solve examples/spring.txt
+      cpsolver solve --landlord '333444 5 7' --peasant1 4 --peasant2 5 --json
+      cpsolver solve examples/spring.txt --proof proof.json --engine search
+    """
+    rules = load_rules(rules_name)
+    position = read_deal(deal, landlord, peasant1, peasant2)
+    if proof_path is not None and objective == "fewest-plays":
+        raise click.UsageError("--proof goes with --objective spring or fewest-answerable")
+    result = solve_with(engine, position, rules, time_limit, strategy, objective)
+    if proof_path is not None:
+        _write_proof(proof_path, position, result, rules)
+    if as_json:
+        emit_json(result.as_dict())
+    else:
+        click.echo(_report(result))
+    sys.exit(_EXIT_CODES[result.verdict])
+
+
+def _write_proof(path: str, deal: Deal, result: SpringResult, rules: RuleSet) -> None:
+    """A proof of a spring, a certificate of no spring, or nothing (with a note) for unknown."""
+    if result.verdict is Verdict.SPRING:
+        write_json(path, build_proof(deal, result, rules, generator(rules)))
+    elif result.verdict is Verdict.NO_SPRING:
+        certified = certify(deal, rules)
+        assert certified is not None, "the engines said no spring, the certificate found one"
+        write_json(path, certified[0])
+    else:
+        click.echo("no proof written: the verdict is unknown", err=True)
+
+
+@cli.command("verify")
+@click.argument("files", nargs=-1, required=True, metavar="[DEAL] PROOF")
+@common_options
+def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> None:
+    """Check a proof of a spring, or a certificate of no spring, sharing no code with the solvers.
+
+    PROOF is a file written by 'cpsolver solve --proof' (or - for stdin); it
+    embeds its deal, and DEAL, when given, must be that deal. A proof is
+    replayed with the rules core; a certificate's CNF is rebuilt and its
+    refutation checked by unit propagation, without CP-SAT or a SAT solver.
+    Exit 0 for a valid proof, 1 with the first failure otherwise, 2 for
+    unreadable input.
+
+    \b
+    Examples:
+      cpsolver verify proof.json
+      cpsolver verify examples/spring.txt proof.json --json
+    """
+    if len(files) > 2:
+        raise click.UsageError("give at most a DEAL and a PROOF")
+    rules = load_rules(rules_name)
+    deal_text = read_source(files[0]) if len(files) == 2 else None
+    text = read_source(files[-1])
+    if deal_text is not None and '"format"' in deal_text and '"format"' not in text:
+        raise click.UsageError("give the DEAL first, then the PROOF")
+    position = parse_deal(deal_text) if deal_text is not None else None
+    try:
+        parsed = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as error:
+        raise BadInput(f"{files[-1]}: not a proof: not JSON ({error})") from None
+    if not isinstance(parsed, dict):
+        raise BadInput(f"{files[-1]}: not a proof: a proof is a JSON object")
+    document: dict[str, Any] | None = None
+    try:
+        document = read_proof(text)
+    except CpsolverError as error:
+        failure: str | None = str(error)
+    else:
+        is_certificate = document.get("format") == "cpsolver-certificate"
+        check = check_certificate if is_certificate else check_proof
+        failure = check(document, position, rules)
+    if as_json:
+        emit_json({"valid": failure is None, "failure": failure, **_proof_summary(document)})
+    elif failure is None:
+        click.echo(f"valid: {_proof_words(document)}")
+    else:
+        click.echo(f"invalid: {failure}")
+    sys.exit(0 if failure is None else 1)
+
+
+def _proof_summary(document: Any) -> dict[str, Any]:
+    if document is None:
+        return {}
+    if document.get("format") == "cpsolver-certificate":
+        return {
+            "verdict": "no_spring",
+            "blocking": document["blocking"],
+            "lemmas": len(document["proof"]),
+        }
+    return {"verdict": "spring", "steps": len(document["plan"])}
+
+
+def _proof_words(document: Any) -> str:
+    summary = _proof_summary(document)
+    if summary["verdict"] == "spring":
+        return f"a spring in {plays_phrase(summary['steps'])}, every step checked"
+    return (
+        f"no spring: the landlord's cards {summary['blocking']} cannot all be played "
+        f"({summary['lemmas']} proof lines checked)"
+    )
+
+
+@cli.command("explain")
+@deal_options
+@common_options
+def explain_command(
+    deal: str | None,
+    landlord: str | None,
+    peasant1: str | None,
+    peasant2: str | None,
+    as_json: bool,
+    rules_name: str,
+) -> None:
+    """Say why a deal has no spring: a few landlord cards that cannot all be played.
+
+    The blocking cards are irreducible: without any one of them, the rest could
+    be played by disjoint plays with at most one answerable. Each comes with the
+    plays that could carry it and who answers each. Exit 0 for a spring (nothing
+    to explain), 1 for no spring (explained), 2 for bad input.
+
+    \b
+    Examples:
+      cpsolver explain examples/no_spring.txt
+      cpsolver explain --landlord 'KK 2' --peasant1 AA --peasant2 B --json
+    """
+    rules = load_rules(rules_name)
+    position = read_deal(deal, landlord, peasant1, peasant2)
+    explanation = explain(position, rules)
+    if as_json:
+        emit_json(explanation.as_dict())
+    elif explanation.blocking is None:
+        click.echo("spring: nothing to explain")
+    else:
+        blocking = explanation.blocking
+        click.echo(
+            f"no spring: the landlord's {' '.join(map(rank_symbol, blocking.ranks()))} cannot all be played "
+            "with at most one answerable play"
+        )
+        for rank, carriers in explanation.carriers.items():
+            click.echo(f"  {rank_symbol(rank)}: " + "; ".join(str(c) for c in carriers))
+        click.echo("Without any one of these cards, the rest could be played.")
+    sys.exit(0 if explanation.blocking is None else 1)
+
+
+@cli.command("export-cnf")
+@deal_options
+@click.option(
+    "--cnf",
+    "cnf_path",
+    type=click.File("w", encoding="utf-8"),
+    default="-",
+    help="Write the CNF here, in DIMACS (default: stdout).",
+)
+@click.option(
+    "--drat",
+    "drat_path",
+    type=click.File("w", encoding="utf-8"),
+    help="Write the refutation here, in DRAT text.",
+)
+@rules_option
+def export_cnf_command(
+    deal: str | None,
+    landlord: str | None,
+    peasant1: str | None,
+    peasant2: str | None,
+    cnf_path: IO[str],
+    drat_path: IO[str] | None,
+    rules_name: str,
+) -> None:
+    """Write a no-spring deal's certificate CNF (DIMACS) and refutation (DRAT) for other checkers.
+
+    The CNF says "the blocking cards can be covered by disjoint plays with at
+    most one answerable" (encoder cover-cnf-1, see the README); a refutation
+    proves there is no spring. Output is DIMACS and DRAT, not JSON. Exit 0
+    when written, 1 for a spring (nothing to refute), 2 for bad input.
+
+    \b
+    Examples:
+      cpsolver export-cnf examples/no_spring.txt --cnf deal.cnf --drat deal.drat
+      drat-trim deal.cnf deal.drat
+    """
+    rules = load_rules(rules_name)
+    position = read_deal(deal, landlord, peasant1, peasant2)
+    certified = certify(position, rules)
+    if certified is None:
+        click.echo("spring: nothing to refute", err=True)
+        sys.exit(1)
+    document, cnf = certified
+    comments = [
+        f"cpsolver {ENCODER}: can the landlord's {document['blocking']} be covered by disjoint plays,",
+        "at most one answerable? Unsatisfiable means no spring.",
+        f"deal: {json.dumps(document['deal'])}; rules: {rules.name} ({rules.digest})",
+    ]
+    cnf_path.write(cnf.dimacs(comments))
+    if drat_path is not None:
+        drat_path.write("\n".join(document["proof"]) + "\n")
