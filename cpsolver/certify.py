@@ -61,4 +61,3 @@ def certify(deal: Deal, rules: RuleSet | None = None) -> tuple[dict[str, Any], C
         },
     }
     return document, cnf
-

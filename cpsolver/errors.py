@@ -31,3 +31,7 @@ class AmbiguousPlayError(CpsolverError):
 
 class RulesError(CpsolverError):
     """A rule set file that is malformed or describes impossible rules."""
+
+
+class PositionError(CpsolverError):
+    """Hands, turn and table play that do not form an open-hand position."""

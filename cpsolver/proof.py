@@ -25,6 +25,8 @@ from cpsolver.spring import SpringResult, Verdict
 
 FORMAT = "cpsolver-proof"
 VERSION = 1
+# The schema of each document format that `cpsolver verify` reads.
+_SCHEMAS = {"cpsolver-certificate": "certificate", "cpsolver-strategy": "strategy"}
 
 
 class ProofFormatError(CpsolverError):
@@ -33,7 +35,7 @@ class ProofFormatError(CpsolverError):
 
 @cache
 def schema(name: str) -> dict[str, Any]:
-    """A packaged JSON Schema: ``proof`` or ``certificate``."""
+    """A packaged JSON Schema: ``proof``, ``certificate`` or ``strategy``."""
     folder = resources.files("cpsolver") / "schemas"
     found: dict[str, Any] = json.loads((folder / f"{name}.schema.json").read_text(encoding="utf-8"))
     return found
@@ -49,13 +51,13 @@ def validate(document: Any, name: str) -> None:
 
 
 def read_proof(text: str) -> dict[str, Any]:
-    """Parse a proof or certificate document and check it against its schema."""
+    """Parse a proof, certificate or strategy document and check it against its schema."""
     try:
         document = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as error:
         raise ProofFormatError(f"proof: broken JSON: {error or 'nested too deeply'}") from None
-    is_certificate = isinstance(document, dict) and document.get("format") == "cpsolver-certificate"
-    validate(document, "certificate" if is_certificate else "proof")
+    kind = document.get("format") if isinstance(document, dict) else None
+    validate(document, _SCHEMAS.get(str(kind), "proof"))
     result: dict[str, Any] = document
     return result
 

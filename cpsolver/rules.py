@@ -76,7 +76,8 @@ class RuleSet:
         # comment or description must not orphan the proofs made under them.
         fields = {f: getattr(rules, f) for f in RuleSet.__dataclass_fields__ if f not in _UNHASHED}
         rules = dataclasses.replace(
-            rules, digest=hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16]
+            rules,
+            digest=hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:16],
         )
         reader.reject_unknown()
         rules._check(source)

@@ -31,10 +31,12 @@ from cpsolver.dealformat import parse_deal
 from cpsolver.engines import DEFAULT_ENGINE, ENGINES, solve_with
 from cpsolver.errors import CpsolverError
 from cpsolver.movegen import generator
+from cpsolver.positionformat import parse_position
 from cpsolver.proof import build_proof, read_proof
 from cpsolver.rules import RuleSet, load_rules
 from cpsolver.spring import OBJECTIVES, SpringResult, Verdict
 from cpsolver.verify import check_certificate, check_proof
+from cpsolver.verify_strategy import check_strategy
 
 _EXIT_CODES = {Verdict.SPRING: 0, Verdict.NO_SPRING: 1, Verdict.UNKNOWN: 3}
 
@@ -161,12 +163,16 @@ def _write_proof(path: str, deal: Deal, result: SpringResult, rules: RuleSet) ->
 @click.argument("files", nargs=-1, required=True, metavar="[DEAL] PROOF")
 @common_options
 def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> None:
-    """Check a proof of a spring, or a certificate of no spring, sharing no code with the solvers.
+    """Check a proof of a spring, a certificate of no spring, or an endgame strategy.
 
-    PROOF is a file written by 'cpsolver solve --proof' (or - for stdin); it
-    embeds its deal, and DEAL, when given, must be that deal. A proof is
+    PROOF is a file written by 'cpsolver solve --proof' or 'cpsolver endgame
+    --proof' (or - for stdin); it embeds its deal or position, and DEAL (a
+    position, for a strategy), when given, must be that one. None of it shares
+    code with the solvers. A proof is
     replayed with the rules core; a certificate's CNF is rebuilt and its
     refutation checked by unit propagation, without CP-SAT or a SAT solver.
+    A strategy is walked from its position: every move legal, every reply of
+    the losing side answered, every path ending with the winner out of cards.
     Exit 0 for a valid proof, 1 with the first failure otherwise, 2 for
     unreadable input.
 
@@ -182,7 +188,6 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     text = read_source(files[-1])
     if deal_text is not None and '"format"' in deal_text and '"format"' not in text:
         raise click.UsageError("give the DEAL first, then the PROOF")
-    position = parse_deal(deal_text) if deal_text is not None else None
     try:
         parsed = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as error:
@@ -195,9 +200,7 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     except CpsolverError as error:
         failure: str | None = str(error)
     else:
-        is_certificate = document.get("format") == "cpsolver-certificate"
-        check = check_certificate if is_certificate else check_proof
-        failure = check(document, position, rules)
+        failure = _check_document(document, deal_text, rules)
     if as_json:
         emit_json({"valid": failure is None, "failure": failure, **_proof_summary(document)})
     elif failure is None:
@@ -207,9 +210,22 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     sys.exit(0 if failure is None else 1)
 
 
+def _check_document(document: dict[str, Any], subject: str | None, rules: RuleSet) -> str | None:
+    """Check a proof, certificate or strategy; ``subject`` is the deal or position it must be for."""
+    kind = document.get("format")
+    if kind == "cpsolver-strategy":
+        position = parse_position(subject, rules) if subject is not None else None
+        return check_strategy(document, position, rules)
+    deal = parse_deal(subject) if subject is not None else None
+    check = check_certificate if kind == "cpsolver-certificate" else check_proof
+    return check(document, deal, rules)
+
+
 def _proof_summary(document: Any) -> dict[str, Any]:
     if document is None:
         return {}
+    if document.get("format") == "cpsolver-strategy":
+        return {"winner": document["winner"], "nodes": len(document["nodes"])}
     if document.get("format") == "cpsolver-certificate":
         return {
             "verdict": "no_spring",
@@ -221,6 +237,11 @@ def _proof_summary(document: Any) -> dict[str, Any]:
 
 def _proof_words(document: Any) -> str:
     summary = _proof_summary(document)
+    if "winner" in summary:
+        return (
+            f"side {summary['winner']} wins: a strategy of {summary['nodes']} positions, "
+            "every reply of the other side answered"
+        )
     if summary["verdict"] == "spring":
         return f"a spring in {plays_phrase(summary['steps'])}, every step checked"
     return (

@@ -1,0 +1,119 @@
+"""Who wins an open-hand position, the winning moves, and a line of play to the end.
+
+>>> from cpsolver.position import Position
+>>> result = solve(Position.parse(["KK 3", "QQ 4"]))
+>>> result.winner, [str(m) for m in result.moves]
+(0, ['KK'])
+>>> [f"{player}:{move}" for player, move in result.line]
+['0:KK', '1:pass', '0:3']
+>>> solve(Position.parse(["KK 5", "AA"])).winner
+1
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from cpsolver.endgame.solver import PASS, Move, OutOfTime, Search, state_of
+from cpsolver.endgame.strategy import Strategy
+from cpsolver.position import Position
+from cpsolver.rules import RuleSet
+
+
+@dataclass
+class EndgameResult:
+    """The answer for one position: the winning side, its moves, a line, statistics.
+
+    ``winner`` is 0 for hand 0's side (the landlord, or the first player), 1
+    for the other side, None when the time limit ran out. ``moves`` are the
+    winning moves of the player to move (empty when its side loses): one, or
+    every one with ``all_moves``. ``line`` is a principal line of play to the
+    end, as (hand number, move) pairs: the winner's strategy against the
+    longest resistance.
+    """
+
+    position: Position
+    winner: int | None
+    moves: list[Move] = field(default_factory=list)
+    line: list[tuple[int, Move]] = field(default_factory=list)
+    stats: dict[str, Any] = field(default_factory=dict)
+    strategy: Strategy | None = field(default=None, repr=False)
+
+    @property
+    def mover_wins(self) -> bool | None:
+        """Whether the side of the player to move wins (None: unknown)."""
+        if self.winner is None:
+            return None
+        return self.winner == self.position.side_of(self.position.turn)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form printed by ``cpsolver endgame --json``."""
+        return {
+            "winner": self.winner,
+            "moves": [str(m) for m in self.moves],
+            "line": [{"hand": player, "move": str(move)} for player, move in self.line],
+            "stats": self.stats,
+        }
+
+
+def solve(
+    position: Position,
+    rules: RuleSet | None = None,
+    time_limit: float | None = None,
+    all_moves: bool = False,
+) -> EndgameResult:
+    """Solve ``position`` exactly: who wins with best play by both sides.
+
+    With ``all_moves``, every winning move of the player to move is found,
+    each by solving the position it leads to. Same position, same answer.
+    """
+    started = time.perf_counter()
+    deadline = None if time_limit is None else started + time_limit
+    search = Search(position.players, rules, deadline)
+    root = state_of(position)
+    mover = position.side_of(position.turn)
+    try:
+        mover_wins = search.wins(*root)
+        moves = _winning_moves(search, root, all_moves) if mover_wins else []
+    except OutOfTime:
+        stats = _stats(search, started)
+        return EndgameResult(position, None, stats=stats)
+    solved = time.perf_counter()
+    strategy = Strategy(search, root)
+    stats = _stats(search, started)
+    stats["search_seconds"] = round(solved - started, 6)
+    stats["strategy_nodes"] = len(strategy.nodes)
+    winner = mover if mover_wins else 1 - mover
+    return EndgameResult(position, winner, moves, strategy.line(), stats, strategy)
+
+
+def _winning_moves(search: Search, root: Any, all_moves: bool) -> list[Move]:
+    """The winning moves at ``root`` (a won state): the one found, or all of them."""
+    if not all_moves:
+        entry = search.table[root]
+        assert entry is not None
+        return [entry[0] if isinstance(entry, list) else entry]
+    side = search.side[root[1]]
+    found: list[Move] = []
+    for move in search.legal(root):
+        _, child = search.successor(root, move)
+        if child is None:
+            found.append(move)
+            continue
+        won = search.wins(*child)
+        if won == (search.side[child[1]] == side):
+            found.append(move)
+    return found
+
+
+def _stats(search: Search, started: float) -> dict[str, Any]:
+    return {
+        "nodes": search.nodes,
+        "table": len(search.table),
+        "seconds": round(time.perf_counter() - started, 6),
+    }
+
+
+__all__ = ["PASS", "EndgameResult", "solve"]

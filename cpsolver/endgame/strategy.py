@@ -1,0 +1,89 @@
+"""The winning side's strategy, read out of a finished search: a DAG of positions.
+
+At each turn of the winning side it holds one move (or, on lead, a plan that
+runs out); at each turn of the other side, one child for every legal reply,
+pass included. Positions reached twice are one node. The proof document and
+the principal line are both read from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cpsolver.endgame.solver import PASS, Move, Search, State
+from cpsolver.plays import Play
+
+Edge = tuple[Move, "State | None"]  # a move and the state it leads to (None: the mover is out)
+
+
+@dataclass(frozen=True)
+class Node:
+    """One position of the strategy: the winning side's move, its plan, or every reply."""
+
+    state: State
+    winning: bool  # whether the side to move is the winning side
+    edges: tuple[Edge, ...]
+    plan: tuple[Play, ...] = ()
+
+
+class Strategy:
+    """The strategy of the side that wins ``root``, built node by node from a search's table."""
+
+    def __init__(self, search: Search, root: State) -> None:
+        self.search = search
+        self.root = root
+        self.nodes: dict[State, Node] = {}
+        self._depth: dict[State, int] = {}
+        search.deadline = None  # reading out never gives up half-way
+        stack = [root]
+        while stack:
+            state = stack.pop()
+            if state in self.nodes:
+                continue
+            node = self._node(state)
+            self.nodes[state] = node
+            stack.extend(child for _, child in node.edges if child is not None)
+
+    def _node(self, state: State) -> Node:
+        search = self.search
+        if search.wins(*state):
+            entry = search.table[state]
+            if isinstance(entry, list):
+                return Node(state, True, (), tuple(entry))
+            assert entry is not None
+            return Node(state, True, (search.successor(state, entry),))
+        return Node(state, False, tuple(search.successor(state, m) for m in search.legal(state)))
+
+    def depth(self, state: State | None) -> int:
+        """Moves to the end of the game from ``state`` if the losing side resists longest."""
+        if state is None:
+            return 0
+        found = self._depth.get(state)
+        if found is None:
+            node = self.nodes[state]
+            if node.plan:
+                found = self.search.players * (len(node.plan) - 1) + 1
+            else:
+                found = 1 + max(self.depth(child) for _, child in node.edges)
+            self._depth[state] = found
+        return found
+
+    def line(self) -> list[tuple[int, Move]]:
+        """A principal line to the end: the strategy's moves, and the longest resistance."""
+        played: list[tuple[int, Move]] = []
+        state: State | None = self.root
+        while state is not None:
+            node = self.nodes[state]
+            turn = state[1]
+            if node.plan:
+                for number, play in enumerate(node.plan):
+                    played.append((turn, play))
+                    if number < len(node.plan) - 1:
+                        played.extend(
+                            ((turn + k) % self.search.players, PASS)
+                            for k in range(1, self.search.players)
+                        )
+                return played
+            move, state = max(node.edges, key=lambda edge: self.depth(edge[1]))
+            played.append((turn, move))
+        return played
