@@ -134,6 +134,19 @@ class Hand:
         self._hash = hash(counts)
 
     @classmethod
+    def trusted(cls, counts: tuple[int, ...], size: int) -> Hand:
+        """A hand from counts already known valid and their sum, unchecked: for hot paths.
+
+        >>> Hand.trusted((2,) + (0,) * 14, 2)
+        Hand.parse('33')
+        """
+        hand = cls.__new__(cls)
+        hand.counts = counts
+        hand._size = size
+        hand._hash = hash(counts)
+        return hand
+
+    @classmethod
     def parse(cls, text: str) -> Hand:
         """Read card notation (RULES.md, "Input notation") into a hand."""
         return cls.from_ranks(parse_ranks(text))

@@ -9,7 +9,9 @@ from cpsolver.spring import SpringResult, Verdict
 from cpsolver.verify import check_plan
 
 ENGINES = ("cpsat", "search")
-DEFAULT_ENGINE = "cpsat"
+# Chosen by measurement (benchmarks/solve.py, README "Speed"): the search is
+# several times faster than CP-SAT at the median and in the tail.
+DEFAULT_ENGINE = "search"
 
 
 def solve_with(
@@ -19,15 +21,20 @@ def solve_with(
     time_limit: float | None = None,
     strategy: cpsat.solver.Strategy = cpsat.DEFAULT_STRATEGY,
     objective: str = "spring",
+    any_plan: bool = False,
 ) -> SpringResult:
     """Solve ``deal`` with the named engine (``strategy`` is the CP-SAT engine's).
 
-    A spring is only ever returned with a plan that the verifier accepted.
+    A spring's plan has the fewest plays of any spring plan, unless
+    ``any_plan`` accepts the first one found. A spring is only ever returned
+    with a plan that the verifier accepted.
     """
     if engine == "cpsat":
-        result = cpsat.solve(deal, rules, strategy, time_limit, objective=objective)
+        result = cpsat.solve(
+            deal, rules, strategy, time_limit, objective=objective, any_plan=any_plan
+        )
     elif engine == "search":
-        result = search.solve(deal, rules, time_limit, objective)
+        result = search.solve(deal, rules, time_limit, objective, any_plan)
     else:
         raise ValueError(f"unknown engine {engine!r} (known: {', '.join(ENGINES)})")
     if result.verdict is Verdict.SPRING and objective != "fewest-plays":

@@ -54,7 +54,8 @@ class _Table:
         self.max_chain = pattern.max_chain
         chains = range(pattern.max_chain + 1)
         self.cores: list[list[Play | None]] = [[None] * RANK_COUNT for _ in chains]
-        self.kicked: list[list[dict[_Kickers, Play]]] = [[{} for _ in _RANKS] for _ in chains]
+        # Filled on demand: a fresh process builds only what its first hands need.
+        self.kicked: list[list[dict[_Kickers, Play] | None]] = [[None] * RANK_COUNT for _ in chains]
 
     def core(self, chain: int, top: Rank) -> Play:
         """The interned play of the bare core ``chain`` ranks ending at ``top``."""
@@ -63,18 +64,30 @@ class _Table:
             counts = [0] * RANK_COUNT
             for r in range(top - chain + 1, top + 1):
                 counts[r] = self.width
-            play = self.cores[chain][top] = Play(self.pattern.kind, top, chain, Hand(counts))
+            cards = Hand.trusted(tuple(counts), chain * self.width)
+            play = self.cores[chain][top] = Play(self.pattern.kind, top, chain, cards)
         return play
+
+    def kicked_at(self, chain: int, top: Rank) -> dict[_Kickers, Play]:
+        """The interned plays of the core ``chain`` ranks ending at ``top``, by kickers."""
+        table = self.kicked[chain][top]
+        if table is None:
+            table = self.kicked[chain][top] = {}
+        return table
 
     def with_kickers(self, chain: int, top: Rank, kickers: _Kickers) -> Play:
         """The interned play of this core with these kicker ranks."""
-        table = self.kicked[chain][top]
+        table = self.kicked_at(chain, top)
         play = table.get(kickers)
         if play is None:
-            counts = list(self.core(chain, top).cards.counts)
+            core = self.core(chain, top).cards
+            counts = list(core.counts)
+            size = self.kicker_size
             for r in kickers:
-                counts[r] += self.kicker_size
-            play = table[kickers] = Play(self.pattern.kind, top, chain, Hand(counts))
+                counts[r] += size
+            # Built for every new play: unchecked, since a core and its kickers fit a hand.
+            cards = Hand.trusted(tuple(counts), len(core) + size * len(kickers))
+            play = table[kickers] = Play(self.pattern.kind, top, chain, cards)
         return play
 
 
@@ -259,7 +272,7 @@ class MoveGenerator:
             and counts[BLACK_JOKER]
             and counts[RED_JOKER]
         )
-        kicked = table.kicked[chain][top]
+        kicked = table.kicked_at(chain, top)
         for kickers in choices:
             if skip_rocket and kickers[-2] == BLACK_JOKER:
                 continue

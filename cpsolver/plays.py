@@ -156,7 +156,8 @@ class Play:
         self.chain = chain
         self.cards = cards
         self.family = (kind, chain, len(cards))
-        self._hash = hash((kind, rank, cards))
+        # Equal cards have equal counts: hashing the tuple skips a method call per play.
+        self._hash = hash((kind, rank, cards.counts))
 
     @classmethod
     def parse(cls, text: str, rules: RuleSet | None = None) -> Play:

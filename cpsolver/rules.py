@@ -14,10 +14,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import tomllib
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +23,9 @@ from cpsolver.cards import RANK_SYMBOLS, TWO, Rank, rank_symbol
 from cpsolver.errors import RulesError
 
 QUADPLEX_SHAPES = ("singles", "pairs")
+# The bundled rule files, found beside this module: importlib.resources would
+# cost milliseconds on the first call, which every fresh process pays.
+_MODELS = Path(__file__).resolve().parent / "models"
 _UNHASHED = ("name", "description", "digest")
 
 
@@ -51,7 +52,25 @@ class RuleSet:
 
     @classmethod
     def from_toml(cls, text: str, source: str = "<rules>") -> RuleSet:
-        """Parse and validate a rule set file's text; errors name ``source``."""
+        """Parse and validate a rule set file's text; errors name ``source``.
+
+        The bundled files come precompiled (:mod:`cpsolver.rules_compiled`,
+        keyed by a hash of their text, so an edited file is parsed afresh):
+        importing ``tomllib`` and parsing would cost a fresh process
+        milliseconds before its first play.
+        """
+        from cpsolver.rules_compiled import COMPILED
+
+        known = COMPILED.get(text_key(text))
+        if known is not None:
+            return cls(**{**known, "quadplex_shapes": tuple(known["quadplex_shapes"])})
+        return cls.parse_toml(text, source)
+
+    @classmethod
+    def parse_toml(cls, text: str, source: str = "<rules>") -> RuleSet:
+        """:meth:`from_toml` without the precompiled shortcut: always parse the text."""
+        import tomllib  # only for a rule set that is not precompiled
+
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
@@ -119,6 +138,36 @@ class RuleSet:
             raise RulesError(f"{source}: quadplex.shapes lists a shape twice")
 
 
+def text_key(text: str) -> str:
+    """The key of a rule file's text in :data:`cpsolver.rules_compiled.COMPILED`."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def compiled_rules() -> dict[str, dict[str, Any]]:
+    """What :data:`cpsolver.rules_compiled.COMPILED` must hold for the bundled files as they are.
+
+    ``write_compiled_rules()`` rewrites that module; a test fails while it is stale
+    (and a stale entry is never used: its key is the hash of the old text).
+    """
+    found = {}
+    for name in bundled_rule_names():
+        text = (_MODELS / f"{name}.toml").read_text(encoding="utf-8")
+        fields = dataclasses.asdict(RuleSet.parse_toml(text, f"{name}.toml"))
+        fields["quadplex_shapes"] = list(fields["quadplex_shapes"])
+        found[text_key(text)] = fields
+    return found
+
+
+def write_compiled_rules() -> None:
+    """Rewrite :mod:`cpsolver.rules_compiled` from the bundled files."""
+    lines = [f"    {key!r}: {fields!r}," for key, fields in compiled_rules().items()]
+    (Path(__file__).resolve().parent / "rules_compiled.py").write_text(
+        '"""The bundled rule sets, parsed ahead; written by ``rules.write_compiled_rules()``."""\n\n'
+        "from typing import Any\n\n"
+        "COMPILED: dict[str, dict[str, Any]] = {\n" + "\n".join(lines) + "\n}\n"
+    )
+
+
 def _chain_rank(symbol: str, source: str) -> Rank:
     """Rule "sequences stay within 3..A": the top rank a chain may reach."""
     rank = RANK_SYMBOLS.find(symbol.upper()) if len(symbol) == 1 else -1
@@ -173,17 +222,16 @@ def _leaf_fields(data: dict[str, Any], prefix: str = "") -> list[str]:
 
 def bundled_rule_names() -> list[str]:
     """The names of the rule sets shipped in ``models/``."""
-    folder = resources.files("cpsolver") / "models"
     return sorted(
-        p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml")
+        p.name.removesuffix(".toml") for p in _MODELS.iterdir() if p.name.endswith(".toml")
     )
 
 
 def read_rules_text(name_or_path: str) -> tuple[str, str]:
     """The TOML text of a bundled rule set (by name) or of a file (by path), and its source label."""
-    if name_or_path in bundled_rule_names():
-        resource = resources.files("cpsolver") / "models" / f"{name_or_path}.toml"
-        return resource.read_text(encoding="utf-8"), f"{name_or_path}.toml"
+    bundled = _MODELS / f"{name_or_path}.toml"
+    if "/" not in name_or_path and "\\" not in name_or_path and bundled.is_file():
+        return bundled.read_text(encoding="utf-8"), f"{name_or_path}.toml"
     path = Path(name_or_path)
     if path.is_dir():
         raise RulesError(f"{path}: is a folder, not a rules file")

@@ -19,11 +19,13 @@ import time
 
 from cpsolver.cards import RANK_COUNT, Deal, Hand
 from cpsolver.movegen import MoveGenerator, generator
+from cpsolver.plays import Play
 from cpsolver.rules import RuleSet
 from cpsolver.spring import OBJECTIVES, Objective, SpringResult, Step, Verdict, order_plan
 
 _GUARDS = sum(8 << (4 * r) for r in range(RANK_COUNT))  # bit 3 of every 4-bit field
 _CHECK_EVERY = 256  # nodes between clock reads
+_NONE = 1 << 30  # more plays than any split has: no split at all
 
 
 def pack(hand: Hand) -> int:
@@ -40,32 +42,61 @@ class _OutOfTime(Exception):
     pass
 
 
+# Each play's packed cards, lowest rank and size: plays are interned by the
+# move generator, so this is computed once per play per process.
+_LAYOUT: dict[Play, tuple[int, int, int]] = {}
+
+
+def _layout(play: Play) -> tuple[int, int, int]:
+    counts = play.cards.counts
+    packed = 0
+    lowest = -1
+    for r in range(RANK_COUNT - 1, -1, -1):
+        if counts[r]:
+            packed |= counts[r] << (4 * r)
+            lowest = r
+    found = _LAYOUT[play] = (packed, lowest, len(play.cards))
+    return found
+
+
 class _Search:
     def __init__(self, deal: Deal, moves: MoveGenerator, deadline: float | None) -> None:
         self.deadline = deadline
         self.nodes = 0
         plays = moves.plays(deal.landlord)
         self.plays = plays
-        self.packed = [pack(p.cards) for p in plays]
-        self.safe = [
-            not any(moves.can_answer(peasant, p) for peasant in deal.peasants) for p in plays
-        ]
+        layout = [_LAYOUT.get(p) or _layout(p) for p in plays]
+        self.packed = [packed for packed, _, _ in layout]
+        # Who can answer a play depends on its kind, shape and rank, never on
+        # its kickers: one safety question per class, shared by its plays.
+        peasants = deal.peasants
+        class_safe: dict[tuple[object, int], bool] = {}
+        safe = []
+        for play in plays:
+            key = (play.family, play.rank)
+            known = class_safe.get(key)
+            if known is None:
+                known = class_safe[key] = not any(moves.can_answer(p, play) for p in peasants)
+            safe.append(known)
+        self.safe = safe
         # Plays by their lowest rank: the play that covers the lowest card left
         # starts there, because every lower card is already gone. Safe ones
         # first, larger first, so that springs are met early.
         self.starting: list[list[int]] = [[] for _ in range(RANK_COUNT)]
-        for i in sorted(range(len(plays)), key=lambda i: (not self.safe[i], -plays[i].size)):
-            self.starting[next(plays[i].cards.ranks())].append(i)
+        order = sorted(range(len(plays)), key=lambda i: (not safe[i], -layout[i][2]))
+        for i in order:
+            self.starting[layout[i][1]].append(i)
         coverable = 0
-        for i, play in enumerate(plays):
-            if self.safe[i]:
-                coverable |= self.packed[i]
+        for i, packed in enumerate(self.packed):
+            if safe[i]:
+                coverable |= packed
         # Ranks that no safe play holds: their nibbles must all go in the answerable play.
         self.uncoverable = sum(
             0xF << (4 * r) for r in range(RANK_COUNT) if not (coverable >> (4 * r)) & 0xF
         )
         self.memo: dict[tuple[int, int], int | None] = {}
         self.best: dict[int, tuple[int, int]] = {}
+        self.shortest_memo: dict[tuple[int, int], tuple[int, int]] = {}
 
     def split(self, hand: int, budget: int) -> int | None:
         """The index of a play that starts a spring split of ``hand``, -1 when empty, None if none."""
@@ -79,12 +110,14 @@ class _Search:
         self._tick()
         lowest = ((hand & -hand).bit_length() - 1) // 4
         found = None
+        guarded = hand | _GUARDS
+        packed_plays, safe = self.packed, self.safe
         for i in self.starting[lowest]:
-            packed = self.packed[i]
-            if not contains(hand, packed):
+            packed = packed_plays[i]
+            if (guarded - packed) & _GUARDS != _GUARDS:  # contains(hand, packed), inlined
                 continue
             left = hand - packed
-            if self.safe[i]:
+            if safe[i]:
                 if self.split(left, budget) is not None:
                     found = i
                     break
@@ -93,6 +126,53 @@ class _Search:
                 break
         self.memo[key] = found
         return found
+
+    def shortest(self, hand: int, budget: int) -> int:
+        """The fewest plays of a spring split of ``hand`` (at most ``budget`` answerable).
+
+        Memoised with the play that attains it; a large number when there is none.
+        Called only once :meth:`split` found a spring, so no-spring deals never pay for it.
+        """
+        if not hand:
+            return 0
+        if not budget and hand & self.uncoverable:
+            return _NONE
+        key = (hand, budget)
+        found = self.shortest_memo.get(key)
+        if found is not None:
+            return found[0]
+        self._tick()
+        lowest = ((hand & -hand).bit_length() - 1) // 4
+        best, best_play = _NONE, -1
+        guarded = hand | _GUARDS
+        packed_plays, safe = self.packed, self.safe
+        for i in self.starting[lowest]:
+            packed = packed_plays[i]
+            if (guarded - packed) & _GUARDS != _GUARDS:  # contains(hand, packed), inlined
+                continue
+            left = hand - packed
+            if safe[i]:
+                total = 1 + self.shortest(left, budget)
+            elif budget and not left & self.uncoverable:
+                total = 1 + self.shortest(left, 0)
+            else:
+                continue
+            if total < best:
+                best, best_play = total, i
+                if best == 1:
+                    break  # one play is the fewest there is
+        self.shortest_memo[key] = (best, best_play)
+        return best
+
+    def shortest_plan(self, hand: int) -> list[Step]:
+        """The split that :meth:`shortest` found for ``hand``."""
+        steps, budget = [], 1
+        while hand:
+            i = self.shortest_memo[(hand, budget)][1]
+            steps.append(Step(self.plays[i], self.safe[i]))
+            budget -= not self.safe[i]
+            hand -= self.packed[i]
+        return order_plan(steps)
 
     def fewest(self, hand: int, count_unsafe: bool) -> int:
         """The fewest plays (or answerable plays) of any split of ``hand``; memoised with the play."""
@@ -159,11 +239,15 @@ def solve(
     rules: RuleSet | None = None,
     time_limit: float | None = None,
     objective: str = "spring",
+    any_plan: bool = False,
 ) -> SpringResult:
     """Decide whether the landlord of ``deal`` has a spring, by search; a plan if so.
 
-    ``objective`` ``fewest-answerable`` or ``fewest-plays`` also finds the
-    split with the fewest answerable plays, or the fewest plays, as the plan.
+    The plan of a spring has the fewest plays of any spring plan (the rocket
+    as one play, not two singles), unless ``any_plan`` asks for the first one
+    found, which is cheaper. ``objective`` ``fewest-answerable`` or
+    ``fewest-plays`` also finds the split with the fewest answerable plays, or
+    the fewest plays, as the plan.
 
     >>> result = solve(Deal.parse("KK 2", "AA", "3"))
     >>> result.verdict.value, [str(step.play) for step in result.plan]
@@ -180,7 +264,13 @@ def solve(
         spring = search.split(root, 1) is not None
         verdict = Verdict.SPRING if spring else Verdict.NO_SPRING
         if objective == "spring":
-            plan = search.plan(root) if spring else []
+            if not spring:
+                plan = []
+            elif any_plan:
+                plan = search.plan(root)
+            else:
+                search.shortest(root, 1)
+                plan = search.shortest_plan(root)
         else:
             value = search.fewest(root, objective == "fewest-answerable")
             plan = search.fewest_plan(root)
@@ -190,6 +280,7 @@ def solve(
     stats = {
         "engine": "search",
         "strategy": "dfs",
+        "plan": "any" if any_plan else "fewest",
         "plays": len(search.plays),
         "safe_plays": sum(search.safe),
         "nodes": search.nodes,

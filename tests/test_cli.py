@@ -142,13 +142,25 @@ def test_solve_a_spring_from_a_text_file() -> None:
     code, out, _ = run("solve", str(SPRING_DEAL))
     assert code == 0
     lines = out.splitlines()
+    # The fewest plays of any spring plan: a triplet chain with its kickers, a quadplex.
+    assert lines[0] == "spring: the landlord plays out alone in 3 plays"
+    assert [line.split()[1] for line in lines[1:4]] == ["22", "333444555TJQ", "KAAAAR"]
+    assert lines[4].startswith("(search/dfs: 216 plays, 160 safe plays, ")
+
+
+def test_any_plan_is_the_first_spring_found() -> None:
+    code, out, _ = run("solve", str(SPRING_DEAL), "--any-plan", "--engine", "cpsat")
+    lines = out.splitlines()
+    assert code == 0
     assert lines[0] == "spring: the landlord plays out alone in 6 plays, the last one answerable"
-    assert lines[6].split()[:2] == ["6.", "333"] and lines[6].endswith("<- answerable, played last")
+    assert lines[6].split()[:2] == ["6.", "555"] and lines[6].endswith("<- answerable, played last")
     assert lines[7].startswith("(cpsat/eager: 40 options, 1 rounds, 1 cuts, ")
 
 
 def test_solve_json_from_a_json_file() -> None:
-    code, out, _ = run("solve", str(EXAMPLES / "spring.json"), "--json", "--strategy", "lazy")
+    code, out, _ = run(
+        "solve", str(EXAMPLES / "spring.json"), "--json", "--engine", "cpsat", "--strategy", "lazy"
+    )
     assert code == 0
     result = json.loads(out)
     assert result["verdict"] == "spring"
@@ -237,20 +249,20 @@ def test_solve_writes_a_proof_that_verify_accepts(tmp_path: Path) -> None:
     assert run("solve", str(SPRING_DEAL), "--proof", str(proof))[0] == 0
     assert json.loads(proof.read_text())["format"] == "cpsolver-proof"
     code, out, _ = run("verify", str(proof))
-    assert (code, out) == (0, "valid: a spring in 6 plays, every step checked\n")
+    assert (code, out) == (0, "valid: a spring in 3 plays, every step checked\n")
     code, out, _ = run("verify", str(SPRING_DEAL), str(proof), "--json")
     assert code == 0
-    assert json.loads(out) == {"valid": True, "failure": None, "verdict": "spring", "steps": 6}
+    assert json.loads(out) == {"valid": True, "failure": None, "verdict": "spring", "steps": 3}
 
 
 def test_verify_rejects_a_tampered_proof_and_another_deal(tmp_path: Path) -> None:
     proof = tmp_path / "proof.json"
-    run("solve", str(SPRING_DEAL), "--proof", str(proof))
+    run("solve", str(SPRING_DEAL), "--proof", str(proof), "--engine", "cpsat", "--any-plan")
     document = json.loads(proof.read_text())
     document["plan"].insert(0, document["plan"].pop())
     proof.write_text(json.dumps(document))
     code, out, _ = run("verify", str(proof))
-    assert (code, out) == (1, "invalid: step 1 (333): peasant 1 answers with 666\n")
+    assert (code, out) == (1, "invalid: step 1 (555): peasant 1 answers with 666\n")
     code, out, _ = run("verify", str(EXAMPLES / "no_spring.txt"), str(proof), "--json")
     assert code == 1 and json.loads(out)["failure"].startswith("the proof is for another deal")
 

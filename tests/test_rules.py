@@ -303,3 +303,20 @@ def test_verify_refuses_a_proof_made_under_other_rules(tmp_path: Path) -> None:
     assert "the proof was made under the rules 'rlcard'" in refused.stdout
     assert "check it with --rules rlcard" in refused.stdout
     assert CliRunner().invoke(cli, ["verify", str(proof), "--rules", "rlcard"]).exit_code == 0
+
+
+def test_the_precompiled_bundled_rules_are_current() -> None:
+    from cpsolver.rules import compiled_rules
+    from cpsolver.rules_compiled import COMPILED
+
+    # Stale? Run: python -c "from cpsolver.rules import write_compiled_rules as w; w()"
+    assert compiled_rules() == COMPILED
+
+
+def test_an_edited_bundled_text_is_parsed_not_taken_from_the_precompiled_table() -> None:
+    from cpsolver.rules import read_rules_text
+
+    text, _ = read_rules_text("standard")
+    edited = RuleSet.from_toml(text.replace("single_min_length = 5", "single_min_length = 4"))
+    assert edited.single_min_length == 4 and edited.digest != standard_rules().digest
+    assert RuleSet.from_toml(text) == RuleSet.parse_toml(text)

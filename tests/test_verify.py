@@ -12,8 +12,10 @@ from cpsolver.cards import Deal
 from cpsolver.cpsat import solve
 from cpsolver.dealformat import deal_as_dict
 from cpsolver.movegen import generator
+from cpsolver.plays import Play
 from cpsolver.proof import build_proof, read_proof
 from cpsolver.rules import standard_rules
+from cpsolver.spring import SpringResult, Step, Verdict
 from cpsolver.verify import check_plan, check_proof
 
 DEAL = Deal.parse(
@@ -21,18 +23,16 @@ DEAL = Deal.parse(
 )
 
 
+# A spring plan with one answerable step, last: the mutations below need one.
+PLAN = ["R", "22", "AAA", "TJQKA", "444555", "333"]
+
+
 @pytest.fixture(scope="module")
 def proof() -> dict[str, Any]:
-    result = solve(DEAL)
-    document = build_proof(DEAL, result, standard_rules(), generator())
-    assert [step["cards"] for step in document["plan"]] == [
-        "R",
-        "22",
-        "AAA",
-        "TJQKA",
-        "444555",
-        "333",
-    ]
+    assert solve(DEAL).verdict is Verdict.SPRING and check_plan(DEAL, PLAN) is None
+    steps = [Step(Play.parse(cards), cards != "333") for cards in PLAN]
+    document = build_proof(DEAL, SpringResult(Verdict.SPRING, steps), standard_rules(), generator())
+    assert [step["cards"] for step in document["plan"]] == PLAN
     return document
 
 

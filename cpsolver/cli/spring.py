@@ -76,7 +76,7 @@ def _report(result: SpringResult) -> str:
     type=click.Choice(ENGINES),
     default=DEFAULT_ENGINE,
     show_default=True,
-    help="cpsat: the CP-SAT model with cuts; search: depth-first search.",
+    help="search: depth-first search (the faster); cpsat: the CP-SAT model with cuts.",
 )
 @click.option(
     "--strategy",
@@ -92,6 +92,11 @@ def _report(result: SpringResult) -> str:
     show_default=True,
     help="spring: decide; fewest-answerable / fewest-plays: also the split with the proven "
     "fewest answerable plays, or fewest plays.",
+)
+@click.option(
+    "--any-plan",
+    is_flag=True,
+    help="Print the first spring plan found, not one with the fewest plays (a little faster).",
 )
 @click.option(
     "--time-limit",
@@ -115,6 +120,7 @@ def solve_command(
     engine: str,
     strategy: cpsat.solver.Strategy,
     objective: str,
+    any_plan: bool,
     time_limit: float | None,
     proof_path: str | None,
     as_json: bool,
@@ -125,7 +131,7 @@ def solve_command(
     DEAL is a file (or - for stdin): three lines 'landlord: CARDS',
     'peasant1: CARDS', 'peasant2: CARDS', or JSON {"landlord": CARDS,
     "peasants": [CARDS, CARDS]}. Exit 0 spring, 1 no spring, 2 bad input,
-    3 unknown (time limit).
+    3 unknown (time limit). A spring's plan has the fewest plays of any.
 
     \b
     Examples:
@@ -137,7 +143,7 @@ def solve_command(
     position = read_deal(deal, landlord, peasant1, peasant2)
     if proof_path is not None and objective == "fewest-plays":
         raise click.UsageError("--proof goes with --objective spring or fewest-answerable")
-    result = solve_with(engine, position, rules, time_limit, strategy, objective)
+    result = solve_with(engine, position, rules, time_limit, strategy, objective, any_plan)
     if proof_path is not None:
         _write_proof(proof_path, position, result, rules)
     if as_json:

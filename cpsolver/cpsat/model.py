@@ -22,16 +22,39 @@ from cpsolver.plays import Kind, Play, kicker_limit
 # Parameters measured in benchmarks/solve.py (--defaults): on models this
 # small, solving is dominated by fixed overhead; one worker with probing,
 # linearization and inprocessing off has about the defaults' median and a
-# two- to threefold lower p99 (5 and 6 ms against 9 and 20 ms on uniform and
-# spring-likely full deals). One worker and a fixed seed also make verdicts
-# and plans reproducible, which several workers racing never are.
+# two- to threefold lower p99. Presolve and symmetry detection off cut the
+# native solve's median about threefold more (0.86 to 0.22 ms on uniform
+# full deals, 1.8 to 0.56 ms on spring-likely ones): the model is already
+# tight, and presolve only re-derives it. One worker and a fixed seed also
+# make verdicts and plans reproducible, which several workers racing never are.
 FAST_PARAMETERS: dict[str, object] = {
     "num_workers": 1,
     "random_seed": 0,
     "cp_model_probing_level": 0,
     "linearization_level": 0,
     "use_sat_inprocessing": False,
+    "cp_model_presolve": False,
+    "symmetry_level": 0,
 }
+# The objectives (fewest plays, fewest answerable plays) prove an optimum over
+# every split, where the LP relaxation's bound pays: linearization level 1
+# halves their median (benchmarks/solve.py).
+OPTIMIZE_PARAMETERS: dict[str, object] = {**FAST_PARAMETERS, "linearization_level": 1}
+
+
+def new_model() -> cp_model.CpModel:
+    """An empty model, without the deprecated camel-case aliases ``CpModel()`` attaches.
+
+    Attaching them walks every method of the class: about 0.1 ms a model, more
+    than building the whole spring model. Falls back to ``CpModel()`` on an
+    OR-Tools whose model is built differently.
+    """
+    base = cp_model.CpModel.__mro__[1]
+    if base is object or not hasattr(cp_model.CpModel, "_add_pre_pep8_methods"):
+        return cp_model.CpModel()
+    model = cp_model.CpModel.__new__(cp_model.CpModel)
+    base.__init__(model, None)  # type: ignore[misc]
+    return model
 
 
 @dataclass(frozen=True)
@@ -77,11 +100,18 @@ class SpringModel:
     """
 
     def __init__(
-        self, hand: Hand, options: list[Option], moves: MoveGenerator, cover_all: bool = True
+        self,
+        hand: Hand,
+        options: list[Option],
+        moves: MoveGenerator,
+        cover_all: bool = True,
+        model: cp_model.CpModel | None = None,
     ) -> None:
         self.hand = hand
         self.options = options
-        self.model = cp_model.CpModel()
+        # A second split can live in the same model (``model``): two questions, one solve.
+        self.model = model if model is not None else new_model()
+        self.solver: cp_model.CpSolver | None = None  # the last solve's, for its values
         self._rules = moves.rules
         self._patterns = [moves.pattern_of(option.representative) for option in options]
         self.uses: list[cp_model.IntVar] = []
@@ -93,9 +123,7 @@ class SpringModel:
 
     def _add_option_variables(self) -> None:
         for index, option in enumerate(self.options):
-            self.uses.append(
-                self.model.new_int_var(0, option.most_uses, f"use_{index}_{option.representative}")
-            )
+            self.uses.append(self.model.new_int_var(0, option.most_uses, f"use_{index}"))
 
     def _add_kicker_constraints(self) -> None:
         """Kickers of each option: the right number, of ranks off its core, by the rules."""
@@ -155,6 +183,12 @@ class SpringModel:
         """The cut: at most one play in all from these (unsafe) options."""
         self.model.add(sum(self.uses[o] for o in unsafe) <= 1)
 
+    def spring_flag(self, unsafe: Iterable[int]) -> cp_model.IntVar:
+        """A boolean that may be true only if this split has at most one play from ``unsafe``."""
+        flag = self.model.new_bool_var("spring")
+        self.model.add(sum(self.uses[o] for o in unsafe) <= 1).only_enforce_if(flag)
+        return flag
+
     def solve(
         self, time_limit: float | None, parameters: dict[str, object], hint: list[int] | None = None
     ) -> tuple[cp_model.CpSolverStatus, list[int], list[Play]]:
@@ -171,8 +205,13 @@ class SpringModel:
         status = solver.solve(self.model)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return status, [], []
+        self.solver = solver
+        return status, *self.split_of(solver)
+
+    def split_of(self, solver: cp_model.CpSolver) -> tuple[list[int], list[Play]]:
+        """Each option's use count in a solved model, and the plays of that split."""
         counts = [solver.value(use) for use in self.uses]
-        return status, counts, self._extract(solver, counts)
+        return counts, self._extract(solver, counts)
 
     def _extract(self, solver: cp_model.CpSolver, counts: list[int]) -> list[Play]:
         plays = []

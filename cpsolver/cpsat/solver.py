@@ -21,13 +21,20 @@ all the safety known wins (figures in benchmarks/solve.py and the README).
 from __future__ import annotations
 
 import time
+from functools import cache
 from importlib.metadata import version
 from typing import Literal
 
 from ortools.sat.python import cp_model
 
 from cpsolver.cards import BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
-from cpsolver.cpsat.model import FAST_PARAMETERS, Option, SpringModel, options_of
+from cpsolver.cpsat.model import (
+    FAST_PARAMETERS,
+    OPTIMIZE_PARAMETERS,
+    Option,
+    SpringModel,
+    options_of,
+)
 from cpsolver.movegen import MoveGenerator, generator
 from cpsolver.plays import Kind, Play
 from cpsolver.rules import RuleSet
@@ -45,16 +52,20 @@ def solve(
     time_limit: float | None = None,
     parameters: dict[str, object] | None = None,
     objective: str = "spring",
+    any_plan: bool = False,
 ) -> SpringResult:
     """Decide whether the landlord of ``deal`` has a spring, with a plan if so.
 
-    ``objective`` ``fewest-answerable`` or ``fewest-plays`` also finds a split
-    with the proven fewest answerable plays, or fewest plays, and returns it
-    as the plan. ``time_limit`` (seconds, over all rounds) turns a solve that
-    runs out of time into ``unknown``; every other verdict is exact.
+    The plan of a spring has the fewest plays of any spring plan (the model
+    minimises them), unless ``any_plan`` takes the first spring found, which
+    is cheaper. ``objective`` ``fewest-answerable`` or ``fewest-plays`` also
+    finds a split with the proven fewest answerable plays, or fewest plays,
+    and returns it as the plan. ``time_limit`` (seconds, over all rounds)
+    turns a solve that runs out of time into ``unknown``; every other verdict
+    is exact.
     """
     if objective == "spring":
-        return _decide(deal, rules, strategy, time_limit, parameters)
+        return _decide(deal, rules, strategy, time_limit, parameters, any_plan)
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
     started = time.perf_counter()
@@ -63,22 +74,40 @@ def solve(
     model = SpringModel(deal.landlord, options, moves)
     unsafe = _Unsafe(options, deal.peasants, moves)
     unsafe.classify_all()
-    model.minimize_plays(sorted(unsafe.known) if objective == "fewest-answerable" else None)
-    status, counts, plays = model.solve(time_limit, parameters or FAST_PARAMETERS)
+    known = sorted(unsafe.known)
+    flag = None
+    if objective == "fewest-answerable":
+        model.minimize_plays(known)
+    else:
+        # The verdict from the same solve: a second, independent split of the
+        # hand in the same model, whose flag may be true only for a spring.
+        # Minimising the plays of the first and maximising the flag of the
+        # second are separate parts of one objective, so both are optimal.
+        decider = SpringModel(deal.landlord, options, moves, model=model.model)
+        flag = decider.spring_flag(known)
+        model.model.minimize(sum(model.uses) - flag)
+    status, counts, plays = model.solve(time_limit, parameters or OPTIMIZE_PARAMETERS)
     stats: dict[str, object] = {"engine": "cpsat", "strategy": "optimize", "options": len(options)}
     if status != cp_model.OPTIMAL:  # only a proven optimum is an answer
         stats["seconds"] = round(time.perf_counter() - started, 6)
         return SpringResult(Verdict.UNKNOWN, [], stats)
     used = [o for o, n in enumerate(counts) for _ in range(n)]
     plan = order_plan([Step(play, o not in unsafe.known) for play, o in zip(plays, used)])
-    value = sum(not step.safe for step in plan) if objective == "fewest-answerable" else len(plan)
-    if objective == "fewest-answerable":
+    if flag is None:
+        value = sum(not step.safe for step in plan)
         verdict = Verdict.SPRING if value <= 1 else Verdict.NO_SPRING
     else:
-        remaining = None if time_limit is None else time_limit - (time.perf_counter() - started)
-        verdict = _decide(deal, rules, "eager", remaining, parameters).verdict
+        assert model.solver is not None
+        value = len(plan)
+        verdict = Verdict.SPRING if model.solver.value(flag) else Verdict.NO_SPRING
     stats["seconds"] = round(time.perf_counter() - started, 6)
     return SpringResult(verdict, plan, stats, Objective(objective, value))
+
+
+@cache
+def ortools_version() -> str:
+    """The installed OR-Tools version, for the stats: read once, since reading costs 0.3 ms."""
+    return version("ortools")
 
 
 def _decide(
@@ -87,13 +116,25 @@ def _decide(
     strategy: Strategy,
     time_limit: float | None,
     parameters: dict[str, object] | None,
+    any_plan: bool = False,
 ) -> SpringResult:
-    """The spring question itself: one solve (eager) or rounds of cuts (lazy)."""
+    """The spring question itself: one solve (eager) or rounds of cuts (lazy).
+
+    Unless ``any_plan``, the plays are minimised: eager from the start, lazy
+    once a first split has passed. Lazy rounds solve a relaxation (only the
+    cuts met so far), so the first minimal split that passes the check has the
+    fewest plays of all spring splits.
+    """
     started = time.perf_counter()
     moves = generator(rules)
     options = options_of(deal.landlord, moves)
     model = SpringModel(deal.landlord, options, moves)
     unsafe = _Unsafe(options, deal.peasants, moves)
+    # Eager minimises from the start; lazy first decides (most deals have no
+    # spring, and feasibility rounds are cheaper), then minimises.
+    minimizing = not any_plan and strategy == "eager"
+    if minimizing:
+        model.minimize_plays()
     if strategy == "eager":
         unsafe.classify_all()
     elif strategy != "lazy":
@@ -102,8 +143,9 @@ def _decide(
     stats: dict[str, object] = {
         "engine": "cpsat",
         "strategy": strategy,
+        "plan": "any" if any_plan else "fewest",
         "options": len(options),
-        "ortools": version("ortools"),
+        "ortools": ortools_version(),
     }
     verdict = Verdict.UNKNOWN
     plan: list[Step] = []
@@ -126,10 +168,17 @@ def _decide(
             break  # out of time: unknown, never a guess
         used = [o for o, n in enumerate(counts) for _ in range(n)]
         new = unsafe.check(sorted(set(used)))
+        if not new and not any_plan and not minimizing:
+            minimizing = True  # a spring exists: now the one with the fewest plays
+            model.minimize_plays()
+            hint = counts
+            continue
         if not new:
             verdict = Verdict.SPRING
             steps = [Step(play, o not in unsafe.known) for play, o in zip(plays, used)]
             plan = order_plan(steps)
+            if status != cp_model.OPTIMAL:  # a spring all the same, but maybe not the shortest
+                stats["plan"] = "any"
             break
         hint = counts
     stats.update(
