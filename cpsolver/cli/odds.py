@@ -1,0 +1,148 @@
+"""Spring odds from the landlord's own hand: cpsolver odds."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+import click
+
+from cpsolver.cards import Hand
+from cpsolver.cli.base import (
+    cli,
+    cluster_options,
+    common_options,
+    emit_json,
+    make_runner,
+    read_cards,
+    with_progress,
+)
+from cpsolver.odds import Odds, chunks, estimate_odds, exact_odds, question
+from cpsolver.rules import load_rules
+
+
+def _sizes(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    parts = value.split(",")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise click.BadParameter(f"{value!r} is not two card counts N,M (such as 17,17)")
+    return int(parts[0]), int(parts[1])
+
+
+def _report(odds: Odds) -> str:
+    """The human report: the figure, what it is over, and the work it took."""
+    q = odds.question
+    p = odds.probability
+    if odds.samples is None:
+        head = f"spring odds: {p.numerator}/{p.denominator} = {float(p):.6f} ({float(p):.2%})"
+        over = f"over {odds.splits} equally likely splits"
+    else:
+        low, high = odds.interval or (0.0, 1.0)
+        head = (
+            f"spring odds: about {float(p):.4f} (95% interval {low:.4f} to {high:.4f}), "
+            f"{odds.springs} springs in {odds.samples} samples (seed {odds.seed})"
+        )
+        over = "over random splits"
+    dealt = f"{len(q.unseen)} unseen cards dealt {q.sizes[0]} and {q.sizes[1]}"
+    if q.face_down:
+        dealt += f", {q.face_down} face down to the landlord"
+    lines = [head, f"{over}: {dealt}"]
+    if odds.by_fewest is not None:
+        lines.append("fewest answerable plays        splits    share")
+        for fewest, count in sorted(odds.by_fewest.items()):
+            label = f"{fewest} (spring)" if fewest <= 1 else str(fewest)
+            lines.append(f"  {label:<14} {count:>20}  {count / odds.splits:>7.2%}")
+    lines.append(f"({odds.profiles} answer profiles, {odds.decisions} decisions)")
+    return "\n".join(lines)
+
+
+@cli.command("odds")
+@click.argument("hand", metavar="HAND")
+@click.option(
+    "--unseen",
+    metavar="CARDS",
+    help="The cards the landlord cannot see (default: the rest of the deck).",
+)
+@click.option(
+    "--peasant-sizes",
+    callback=_sizes,
+    metavar="N,M",
+    help="The peasants' hand sizes (default: 17,17 for a 17- or 20-card hand, else the "
+    "unseen cards halved); unseen cards beyond N+M are face down and the landlord's.",
+)
+@click.option(
+    "--distribution",
+    is_flag=True,
+    help="Also count the splits by their fewest answerable plays (0 and 1 are springs).",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Estimate from N seeded random splits, with a 95% interval, instead of counting all.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed of --samples.")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@cluster_options(1)
+@common_options
+def odds_command(
+    hand: str,
+    unseen: str | None,
+    peasant_sizes: tuple[int, int] | None,
+    distribution: bool,
+    samples: int | None,
+    seed: int,
+    quiet: bool,
+    workers: int,
+    scheduler: str | None,
+    local_cluster: int | None,
+    as_json: bool,
+    rules_name: str,
+) -> None:
+    """The probability of a spring, from the landlord's hand alone.
+
+    Counts exactly, over every equally likely split of the unseen cards
+    between the peasants: a 20-card hand against 17 and 17 of the other 34
+    cards; a 17-card hand before the auction over the three face-down cards
+    as well; any endgame with --unseen and --peasant-sizes. The probability
+    is printed as a fraction in lowest terms and a decimal. Exit 0 when a
+    spring is possible, 1 when not, 2 for bad input.
+
+    \b
+    Examples:
+      cpsolver odds 568888999TTTQKAA22BR
+      cpsolver odds 568888999TTTQKAA22BR --distribution --json
+      cpsolver odds 568888999TTTQKA2B --samples 10000 --seed 1
+      cpsolver odds 'KK 2' --unseen 'AA 3 4' --peasant-sizes 2,2
+    """
+    rules = load_rules(rules_name)
+    asked = question(
+        Hand.parse(read_cards(hand)),
+        None if unseen is None else Hand.parse(read_cards(unseen)),
+        peasant_sizes,
+        rules,
+    )
+    started = time.perf_counter()
+    if samples is not None:
+        if workers > 1 or scheduler is not None or local_cluster is not None:
+            raise click.UsageError(
+                "--samples runs here; --workers, --scheduler, --local-cluster are for exact counts"
+            )
+        odds = estimate_odds(asked, samples, seed, distribution)
+    else:
+        work = chunks(asked, distribution)
+        runner = make_runner(workers, scheduler, local_cluster)
+        try:
+            odds = with_progress(
+                len(work),
+                not (quiet or as_json),
+                lambda advance: exact_odds(asked, distribution, runner, advance, work),
+            )
+        finally:
+            runner.close()
+    if as_json:
+        emit_json({**odds.as_dict(), "seconds": round(time.perf_counter() - started, 3)})
+    else:
+        click.echo(_report(odds))
+    sys.exit(0 if odds.springs else 1)

@@ -1,0 +1,262 @@
+"""Exact spring odds: every split of the unseen cards, grouped by what decides it.
+
+A split of the unseen physical cards gives the first peasant a rank-count
+vector ``a`` (and the second ``unseen - a``); ``prod(comb(unseen[r], a[r]))``
+splits share that vector. Whether it is a spring depends on the vector only
+through the *union* of the two peasants' answer profiles (the landlord's
+classes one of them can answer, :mod:`cpsolver.odds.profiles`). So the vectors
+are enumerated in chunks — a prefix of the ranks times every suffix of the
+right size — their profiles computed as arrays, grouped by union, and each
+distinct union decided once by the search engine, on the first split that
+produced it. With face-down cards (a 17-card hand), the same runs once for
+each rank vector of the cards the landlord takes, weighted the same way.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import product
+from math import comb, prod
+
+import numpy as np
+import numpy.typing as npt
+
+from cpsolver.cards import Deal, Hand
+from cpsolver.odds.profiles import ClassTable, Counts, Masks
+from cpsolver.odds.question import OddsQuestion
+from cpsolver.parallel import InProcess, Runner
+from cpsolver.rules import RuleSet
+from cpsolver.search import solve
+from cpsolver.spring import Verdict
+
+_PREFIX_RANKS = 7  # ranks 3..9 are enumerated one prefix at a time, T..R in bulk
+_CHUNK_ROWS = 200_000  # peasant vectors per chunk of work
+_BINOMIALS = np.array([[comb(n, k) for k in range(5)] for n in range(5)], dtype=np.int64)
+_DECISIONS_KEPT = 100_000
+
+
+@dataclass
+class Tally:
+    """What a set of splits adds up to; tallies of disjoint sets merge by adding."""
+
+    splits: int = 0
+    springs: int = 0
+    by_fewest: Counter[int] = field(default_factory=Counter)
+    profiles: set[bytes] = field(default_factory=set)
+    decisions: set[bytes] = field(default_factory=set)
+
+    def merge(self, other: Tally) -> None:
+        """Add ``other``'s splits (a disjoint set) into this tally."""
+        self.splits += other.splits
+        self.springs += other.springs
+        self.by_fewest.update(other.by_fewest)
+        self.profiles |= other.profiles
+        self.decisions |= other.decisions
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One unit of work: first-peasant vectors of one question without face-down cards.
+
+    ``prefixes`` are the counts of the first ranks each vector starts with
+    (all of them when None: a whole question, as for each choice of
+    face-down cards); ``weight`` is how many face-down choices stand behind it.
+    """
+
+    question: OddsQuestion
+    weight: int
+    distribution: bool
+    prefixes: tuple[tuple[int, ...], ...] | None = None
+
+
+def face_down_choices(question: OddsQuestion) -> list[tuple[Hand, int]]:
+    """Each rank vector of the face-down cards, with how many physical choices give it.
+
+    >>> from cpsolver.odds import question
+    >>> three_left = question(Hand.parse("3"), Hand.parse("33 4"), (1, 1))
+    >>> [(str(h), w) for h, w in face_down_choices(three_left)]
+    [('4', 1), ('3', 2)]
+    """
+    caps = question.unseen.counts
+    found = []
+    for counts in _vectors(caps, question.face_down):
+        found.append((Hand(counts), prod(comb(c, k) for c, k in zip(caps, counts))))
+    return found
+
+
+def chunks(question: OddsQuestion, distribution: bool = False) -> list[Chunk]:
+    """The work of an exact count: slices of the vectors, or one chunk per face-down choice."""
+    if question.face_down:
+        return [
+            Chunk(taking_face_down(question, taken), weight, distribution)
+            for taken, weight in face_down_choices(question)
+        ]
+    return [Chunk(question, 1, distribution, batch) for batch in _prefix_batches(question)]
+
+
+def count_chunk(chunk: Chunk) -> Tally:
+    """The tally of one chunk: its splits, its springs, its profiles and decisions."""
+    question = chunk.question
+    batches = _prefix_batches(question) if chunk.prefixes is None else [chunk.prefixes]
+    suffixes = _suffixes(question.unseen.counts[_PREFIX_RANKS:])
+    tally = Tally()
+    for batch in batches:
+        first = np.concatenate(
+            [
+                np.hstack(
+                    [
+                        np.broadcast_to(np.array(prefix, dtype=np.int8), (len(tail), len(prefix))),
+                        tail,
+                    ]
+                )
+                for prefix in batch
+                for tail in (suffixes[question.sizes[0] - sum(prefix)],)
+            ]
+        )
+        tally.merge(tally_vectors(question, first, chunk.distribution, chunk.weight))
+    return tally
+
+
+def taking_face_down(question: OddsQuestion, taken: Hand) -> OddsQuestion:
+    """The question once the landlord has taken ``taken`` face down."""
+    return OddsQuestion(
+        question.landlord + taken, question.unseen - taken, question.sizes, question.rules
+    )
+
+
+def _prefix_batches(question: OddsQuestion) -> list[tuple[tuple[int, ...], ...]]:
+    """The prefixes of the first peasant's vectors, in batches of about ``_CHUNK_ROWS`` vectors."""
+    caps = question.unseen.counts
+    suffixes = _suffixes(caps[_PREFIX_RANKS:])
+    batches: list[tuple[tuple[int, ...], ...]] = []
+    batch: list[tuple[int, ...]] = []
+    rows = 0
+    for prefix in product(*(range(c + 1) for c in caps[:_PREFIX_RANKS])):
+        rest = question.sizes[0] - sum(prefix)
+        if rest not in suffixes:
+            continue
+        batch.append(prefix)
+        rows += len(suffixes[rest])
+        if rows >= _CHUNK_ROWS:
+            batches.append(tuple(batch))
+            batch, rows = [], 0
+    if batch:
+        batches.append(tuple(batch))
+    return batches
+
+
+def tally_vectors(
+    question: OddsQuestion,
+    first: Counts,
+    distribution: bool,
+    weight: int = 1,
+    weights: npt.NDArray[np.int64] | None = None,
+) -> Tally:
+    """Tally the splits giving the first peasant each row of ``first`` (no face-down cards).
+
+    ``weights`` defaults to each vector's number of physical splits; Monte
+    Carlo passes ones instead.
+    """
+    caps = np.array(question.unseen.counts, dtype=np.int8)
+    second = caps - first
+    table = _class_table(question.landlord, question.rules)
+    ones = table.profiles(first)
+    twos = table.profiles(second)
+    if weights is None:
+        weights = _BINOMIALS[caps, first].prod(axis=1)
+    unions = _as_keys(ones | twos)
+    keys, firsts, inverse = np.unique(unions, return_index=True, return_inverse=True)
+    totals = np.zeros(len(keys), dtype=np.int64)
+    np.add.at(totals, inverse.ravel(), weights)
+    tally = Tally(splits=int(weights.sum()) * weight)
+    label = str(question.landlord).encode() + b":"
+    tally.profiles = {label + k for k in np.unique(_as_keys(np.vstack([ones, twos]))).tolist()}
+    for key, index, total in zip(keys.tolist(), firsts.tolist(), totals.tolist()):
+        tally.decisions.add(label + key)
+        fewest = _decide(question, key, first[index], distribution)
+        count = total * weight
+        if fewest <= 1:
+            tally.springs += count
+        if distribution:
+            tally.by_fewest[fewest] += count
+    return tally
+
+
+def count_exact(
+    question: OddsQuestion,
+    distribution: bool = False,
+    runner: Runner | None = None,
+    advance: Callable[[int], None] = lambda n: None,
+    work: list[Chunk] | None = None,
+) -> Tally:
+    """The exact tally of every split of ``question``; ``advance`` hears of each chunk done."""
+    tally = Tally()
+    work = chunks(question, distribution) if work is None else work
+    for result in (runner or InProcess()).run(count_chunk, work):
+        tally.merge(result)
+        advance(1)
+    return tally
+
+
+@cache
+def _class_table(landlord: Hand, rules: RuleSet) -> ClassTable:
+    return ClassTable(landlord, rules)
+
+
+_decided: dict[tuple[OddsQuestion, bytes, bool], int] = {}
+
+
+def _decide(question: OddsQuestion, key: bytes, first: Counts, distribution: bool) -> int:
+    """The fewest answerable plays (only 0-1 vs 2 is exact without ``distribution``).
+
+    Decided once per union of profiles, by the search engine on a split that has it.
+    """
+    cache_key = (question, key, distribution)
+    found = _decided.get(cache_key)
+    if found is not None:
+        return found
+    one = Hand(int(c) for c in first)
+    deal = Deal(question.landlord, one, question.unseen - one)
+    if distribution:
+        result = solve(deal, question.rules, objective="fewest-answerable")
+        assert result.objective is not None
+        found = result.objective.value
+    else:
+        found = 1 if solve(deal, question.rules).verdict is Verdict.SPRING else 2
+    if len(_decided) >= _DECISIONS_KEPT:
+        _decided.clear()
+    _decided[cache_key] = found
+    return found
+
+
+def _as_keys(masks: Masks) -> npt.NDArray[np.void]:
+    """Each row of profile words as one opaque value, so rows can be compared and grouped."""
+    rows = np.ascontiguousarray(masks)
+    return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+
+
+def _vectors(caps: tuple[int, ...], total: int) -> Iterator[tuple[int, ...]]:
+    """Every count vector at most ``caps`` summing to ``total``, in lexicographic order."""
+    if not caps:
+        if total == 0:
+            yield ()
+        return
+    room = sum(caps[1:])
+    for head in range(max(0, total - room), min(caps[0], total) + 1):
+        for tail in _vectors(caps[1:], total - head):
+            yield (head, *tail)
+
+
+@cache
+def _suffixes(caps: tuple[int, ...]) -> dict[int, Counts]:
+    """Every count vector at most ``caps``, grouped by its sum."""
+    grouped: dict[int, list[tuple[int, ...]]] = {}
+    for vector in product(*(range(c + 1) for c in caps)):
+        grouped.setdefault(sum(vector), []).append(vector)
+    return {
+        total: np.array(rows, dtype=np.int8).reshape(len(rows), len(caps))
+        for total, rows in grouped.items()
+    }
