@@ -7,7 +7,15 @@ errors live.
 
 from __future__ import annotations
 
-from cpsolver.cli import cards, corpus, endgame, game, odds, spring  # noqa: F401  (each registers its commands)
+from cpsolver.cli import (  # noqa: F401  (each registers its commands)
+    cards,
+    corpus,
+    endgame,
+    evaluate,
+    game,
+    odds,
+    spring,
+)
 from cpsolver.cli.base import cli
 
 __all__ = ["cli", "main"]

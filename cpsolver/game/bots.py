@@ -1,4 +1,9 @@
-"""A rule-based bot: sensible bids, springs when the solver finds them, cheap answers.
+"""A rule-based bot: sensible bids, springs when it finds them, cheap answers.
+
+The bot plays fair: it decides from what its seat sees (:mod:`cpsolver.game.view`)
+and nothing else. :class:`OpenBot` is the table's analyst, which also looks at
+the other hands to find springs; it is labelled ``cpsolver-open`` and never
+takes part in a fair comparison.
 
 Policy:
 
@@ -7,9 +12,11 @@ Policy:
   for each play beyond six in the hand's fewest-plays split (many loose cards
   are a liability). It bids 3 from strength 6, 2 from 4, 1 from 2.5, and
   passes when that is not above the bid to beat.
-- **Leading as landlord.** At every lead it asks the search engine whether the
-  hand is a spring against the peasants' hands as they stand — the bot is the
-  table's analyst and sees every hand — and if so plays the plan's next play.
+- **Leading as landlord.** At every lead it looks for a spring: it deals the
+  unseen cards out at random several times, consistently with the table
+  (:func:`~cpsolver.game.view.sample_hands`), and plays the first step of a
+  spring plan that no sampled peasant hand can answer. (``OpenBot`` asks the
+  search engine against the real hands instead.)
 - **Leading otherwise.** It splits its hand into the fewest plays and leads
   the lowest-ranked of them, bombs and the rocket last; with an opponent down
   to one card it avoids leading a single if it can.
@@ -21,21 +28,27 @@ Policy:
 
 from __future__ import annotations
 
+import random
+import zlib
+
 from cpsolver.cards import ACE, BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
 from cpsolver.game.engine import Game
+from cpsolver.game.view import View, sample_hands, view_of
+from cpsolver.movegen import generator
 from cpsolver.plays import Kind, Play
 from cpsolver.rules import RuleSet
 from cpsolver.search import solve as search
 
 _POWER = (Kind.BOMB, Kind.ROCKET)
+SPRING_SAMPLES = 8  # deals of the unseen cards a spring plan must survive
 
 
-def strength(hand: Hand, others: tuple[Hand, Hand], rules: RuleSet | None = None) -> float:
+def strength(hand: Hand, rules: RuleSet | None = None) -> float:
     """The bidding strength of a hand (see the module's policy)."""
     rocket = hand[BLACK_JOKER] and hand[RED_JOKER]
     bombs = sum(1 for r in range(TWO + 1) if hand[r] == 4)
     jokers = 0 if rocket else hand[BLACK_JOKER] + hand[RED_JOKER]
-    split = fewest_split(hand, others, rules)
+    split = fewest_split(hand, rules)
     return (
         3 * (bombs + rocket)
         + 1.5 * jokers
@@ -45,58 +58,104 @@ def strength(hand: Hand, others: tuple[Hand, Hand], rules: RuleSet | None = None
     )
 
 
-def fewest_split(hand: Hand, others: tuple[Hand, Hand], rules: RuleSet | None = None) -> list[Play]:
-    """The hand split into the fewest plays (the other hands only complete the deal)."""
-    result = search(Deal(hand, *others), rules, objective="fewest-plays")
+def fewest_split(hand: Hand, rules: RuleSet | None = None) -> list[Play]:
+    """The hand split into the fewest plays.
+
+    The engine wants a whole deal; the peasants' hands are filled with the
+    lowest cards the hand lacks, so the split depends on the hand alone.
+    """
+    missing = [rank for rank, count in enumerate((Hand.deck() - hand).counts) for _ in range(count)]
+    filler = (Hand.from_ranks(missing[:1]), Hand.from_ranks(missing[1:2]))
+    result = search(Deal(hand, *filler), rules, objective="fewest-plays")
     return [step.play for step in result.plan]
 
 
+def _view_seed(view: View) -> int:
+    """A seed for the bot's sampling that depends on the view alone (stable across processes)."""
+    text = f"{view.seat}|{view.hand}|{view.bottom}|" + ";".join(
+        f"{seat}:{play}" for seat, play in view.actions
+    )
+    return zlib.crc32(text.encode())
+
+
 class Bot:
-    """The rule-based player of one seat."""
+    """The fair rule-based player of one seat."""
+
+    name = "cpsolver"
 
     def __init__(self, seat: int, rules: RuleSet | None = None) -> None:
         self.seat = seat
         self.rules = rules
 
-    def _others(self, game: Game) -> tuple[Hand, Hand]:
-        return game.hands[(self.seat + 1) % 3], game.hands[(self.seat + 2) % 3]
-
     def choose_bid(self, game: Game) -> int:
         """A bid above the current one, or 0 to pass."""
-        power = strength(game.hands[self.seat], self._others(game), self.rules)
-        wanted = 3 if power >= 6 else 2 if power >= 4 else 1 if power >= 2.5 else 0
-        return wanted if wanted > game.bid else 0
+        return self.bid(view_of(game, self.seat))
 
     def choose_play(self, game: Game) -> Play | None:
         """The play to make now, or None to pass."""
-        if game.leading:
-            return self._lead(game)
-        return self._answer(game)
+        return self.play(view_of(game, self.seat))
 
-    def _lead(self, game: Game) -> Play:
-        hand = game.hands[self.seat]
-        others = self._others(game)
-        if game.landlord == self.seat:
-            spring = search(Deal(hand, *others), self.rules)
-            if spring.plan:
-                return spring.plan[0].play
+    def bid(self, view: View) -> int:
+        """A bid above ``view.bid``, or 0 to pass, from what the seat sees."""
+        power = strength(view.hand, self.rules)
+        wanted = 3 if power >= 6 else 2 if power >= 4 else 1 if power >= 2.5 else 0
+        return wanted if wanted > view.bid else 0
+
+    def play(self, view: View) -> Play | None:
+        """The play to make now, or None to pass, from what the seat sees."""
+        if view.leading:
+            return self._lead(view)
+        return self._answer(view)
+
+    def spring_step(self, view: View) -> Play | None:
+        """The landlord's next play of a spring that survives every sampled deal of the unseen cards."""
+        rng = random.Random(_view_seed(view))
+        samples = [sample_hands(view, rng) for _ in range(SPRING_SAMPLES)]
+        peasants = [s for s in range(3) if s != view.seat]
+        moves = generator(self.rules)
+        tried: set[tuple[str, ...]] = set()
+        for hands in samples:
+            plan = [
+                step.play
+                for step in search(Deal(view.hand, *(hands[s] for s in peasants)), self.rules).plan
+            ]
+            key = tuple(str(p) for p in plan)
+            if not plan or key in tried:
+                continue
+            tried.add(key)
+            if all(
+                not moves.can_answer(other[s], step)
+                for other in samples
+                for s in peasants
+                for step in plan[:-1]
+            ):
+                return plan[0]
+        return None
+
+    def _lead(self, view: View) -> Play:
+        hand = view.hand
+        if view.landlord == self.seat:
+            step = self.spring_step(view)
+            if step is not None:
+                return step
         split = sorted(
-            fewest_split(hand, others, self.rules),
+            fewest_split(hand, self.rules),
             key=lambda p: (p.kind in _POWER, p.rank, -p.size),
         )
-        opponents = [s for s in range(3) if s != self.seat and (game.landlord in (s, self.seat))]
-        if any(len(game.hands[s]) == 1 for s in opponents):
+        opponents = [s for s in range(3) if s != self.seat and (view.landlord in (s, self.seat))]
+        if any(view.counts[s] == 1 for s in opponents):
             longer = [p for p in split if p.size > 1]
             if longer:
                 return longer[0]
         return split[0]
 
-    def _answer(self, game: Game) -> Play | None:
-        assert game.last is not None
-        by = game.last[0]
-        if game.landlord not in (by, self.seat):
+    def _answer(self, view: View) -> Play | None:
+        last = view.last
+        assert last is not None
+        by, target = last
+        if view.landlord not in (by, self.seat):
             return None  # never beat the partner
-        answers = game.legal_plays(self.seat)
+        answers = generator(self.rules).answers(view.hand, target)
         ordinary = sorted(
             (p for p in answers if p.kind not in _POWER), key=lambda p: (p.rank, p.size)
         )
@@ -105,7 +164,23 @@ class Bot:
         power = sorted(
             (p for p in answers if p.kind in _POWER), key=lambda p: (p.kind is Kind.ROCKET, p.rank)
         )
-        hand = game.hands[self.seat]
-        if power and (len(game.hands[by]) <= 5 or power[0].cards == hand):
+        if power and (view.counts[by] <= 5 or power[0].cards == view.hand):
             return power[0]
         return None
+
+
+class OpenBot(Bot):
+    """The table's analyst: the same bot, but its spring check reads the real hands (not fair)."""
+
+    name = "cpsolver-open"
+
+    def choose_play(self, game: Game) -> Play | None:
+        """The play to make now, with the other hands in view."""
+        self._hands = list(game.hands)
+        return self.play(view_of(game, self.seat))
+
+    def spring_step(self, view: View) -> Play | None:
+        """The next play of a spring against the peasants' real hands, if there is one."""
+        peasants = [self._hands[s] for s in range(3) if s != self.seat]
+        plan = search(Deal(view.hand, *peasants), self.rules).plan
+        return plan[0].play if plan else None
