@@ -28,6 +28,7 @@ Policy:
 
 from __future__ import annotations
 
+import functools
 import random
 import zlib
 
@@ -41,6 +42,7 @@ from cpsolver.search import solve as search
 
 _POWER = (Kind.BOMB, Kind.ROCKET)
 SPRING_SAMPLES = 8  # deals of the unseen cards a spring plan must survive
+BREAK_UP_BELOW = 10  # an opponent this close to going out is answered even at a cost
 
 
 def strength(hand: Hand, rules: RuleSet | None = None) -> float:
@@ -68,6 +70,12 @@ def fewest_split(hand: Hand, rules: RuleSet | None = None) -> list[Play]:
     filler = (Hand.from_ranks(missing[:1]), Hand.from_ranks(missing[1:2]))
     result = search(Deal(hand, *filler), rules, objective="fewest-plays")
     return [step.play for step in result.plan]
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def split_count(hand: Hand, rules: RuleSet | None = None) -> int:
+    """The number of plays in the hand's fewest-plays split (0 for no cards)."""
+    return len(fewest_split(hand, rules)) if hand else 0
 
 
 def _view_seed(view: View) -> int:
@@ -156,11 +164,16 @@ class Bot:
         if view.landlord not in (by, self.seat):
             return None  # never beat the partner
         answers = generator(self.rules).answers(view.hand, target)
-        ordinary = sorted(
-            (p for p in answers if p.kind not in _POWER), key=lambda p: (p.rank, p.size)
-        )
+        ordinary = [p for p in answers if p.kind not in _POWER]
         if ordinary:
-            return ordinary[0]
+            # The answer that leaves the hand in the fewest plays, then the lowest.
+            now = split_count(view.hand, self.rules)
+            left, best = min(
+                ((split_count(view.hand - p.cards, self.rules), p) for p in ordinary),
+                key=lambda pair: (pair[0], pair[1].rank, pair[1].size),
+            )
+            if left < now or view.counts[by] <= BREAK_UP_BELOW:
+                return best
         power = sorted(
             (p for p in answers if p.kind in _POWER), key=lambda p: (p.kind is Kind.ROCKET, p.rank)
         )
