@@ -10,6 +10,7 @@ that is no deal becomes an error record and the batch goes on.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import resource
@@ -22,10 +23,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from cpsolver.cpsat.solver import Strategy
-from cpsolver.dealformat import DealFormatError, parse_corpus_line
+from cpsolver.dealformat import DealFormatError, corpus_id, parse_corpus_line
 from cpsolver.engines import solve_with
+from cpsolver.errors import CpsolverError
 from cpsolver.parallel import Runner, chunked
+from cpsolver.reading import InputError, loads_json
 from cpsolver.rules import RuleSet
+from cpsolver.writing import OutputError, output_error, write_line
 
 CHUNK = 16  # deals per task: big enough to hide the hand-over, small enough to lose little
 FSYNC_EVERY = 1.0  # seconds between forced writes to disk
@@ -48,18 +52,20 @@ def _rules(text: str, source: str) -> RuleSet:
     return RuleSet.from_toml(text, source)
 
 
-def line_id(line: str, number: int) -> str:
+def line_id(line: str | CpsolverError, number: int) -> str:
     """The id a line's result carries: its ``"id"``, or else its line number."""
-    try:
-        data = json.loads(line)
-    except (json.JSONDecodeError, RecursionError):
+    if isinstance(line, CpsolverError):
         return str(number)
-    found = data.get("id") if isinstance(data, dict) else None
-    return str(number if found is None else found)
+    try:
+        return corpus_id(loads_json(line, "line"), number)
+    except InputError:
+        return str(number)
 
 
-def solve_line(number: int, line: str, options: BatchOptions) -> dict[str, Any]:
+def solve_line(number: int, line: str | CpsolverError, options: BatchOptions) -> dict[str, Any]:
     """The result record of one corpus line; a line that is no deal gives an error record."""
+    if isinstance(line, CpsolverError):  # unreadable: too long, not UTF-8
+        return {"id": str(number), "line": number, "error": str(line)}
     try:
         entry = parse_corpus_line(line, number)
     except DealFormatError as error:
@@ -79,7 +85,9 @@ def solve_line(number: int, line: str, options: BatchOptions) -> dict[str, Any]:
     return record
 
 
-def solve_chunk(chunk: list[tuple[int, str]], options: BatchOptions) -> list[dict[str, Any]]:
+def solve_chunk(
+    chunk: list[tuple[int, str | CpsolverError]], options: BatchOptions
+) -> list[dict[str, Any]]:
     """The records of a chunk of (line number, line): the unit of work a worker gets."""
     return [solve_line(number, line, options) for number, line in chunk]
 
@@ -105,9 +113,9 @@ def done_ids(path: Path) -> Done:
             file.truncate(len(whole))
     for raw in whole.splitlines():
         try:
-            record = json.loads(raw)
+            record = loads_json(raw, str(path))
             done.ids.add(str(record["id"]))
-        except (ValueError, KeyError, TypeError):
+        except (InputError, KeyError, TypeError):
             continue  # not one of ours; it stays, and the deal is solved again
         done.errors += "error" in record
         done.unknowns += record.get("verdict") == "unknown"
@@ -123,6 +131,7 @@ class BatchSummary:
     skipped: int = 0
     seconds: float = 0.0
     slowest: list[tuple[float, str]] = field(default_factory=list)
+    interrupted: bool = False
 
     @property
     def solved(self) -> int:
@@ -148,16 +157,25 @@ class BatchSummary:
             "seconds": round(self.seconds, 3),
             "deals_per_second": round(self.solved / self.seconds, 1) if self.seconds else None,
             "slowest": [{"id": deal_id, "seconds": seconds} for seconds, deal_id in self.slowest],
+            "interrupted": self.interrupted,
             "peak_memory_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         }
 
 
+Numbered = tuple[int, str | CpsolverError]
+
+
 def pending_lines(
-    lines: Iterable[str], done: set[str], summary: BatchSummary
-) -> Iterator[tuple[int, str]]:
-    """(line number, line) of every non-blank line whose id is not done yet."""
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
+    lines: Iterable[str | Numbered], done: set[str], summary: BatchSummary
+) -> Iterator[Numbered]:
+    """(line number, line or its reading error) of every line whose id is not done yet.
+
+    ``lines`` are plain lines (numbered here from 1), or already numbered by
+    :func:`cpsolver.reading.read_lines`.
+    """
+    for index, item in enumerate(lines, 1):
+        number, line = item if isinstance(item, tuple) else (index, item)
+        if isinstance(line, str) and not line.strip():
             continue
         if done and line_id(line, number) in done:
             summary.skipped += 1
@@ -166,31 +184,68 @@ def pending_lines(
 
 
 def run_batch(
-    lines: Iterable[str],
+    lines: Iterable[str | Numbered],
     output: IO[str],
     options: BatchOptions,
     runner: Runner,
     done: set[str],
     progress: Callable[[int], None] = lambda n: None,
+    path: str = "the output",
 ) -> BatchSummary:
-    """Solve every pending line with ``runner``, appending records to ``output`` as they come."""
+    """Solve every pending (line number, line) with ``runner``, appending records as they come.
+
+    Ctrl-C (or SIGTERM, when the command line maps it so) stops the run with
+    every finished record written; the summary says ``interrupted``.
+    """
     summary = BatchSummary()
     started = time.perf_counter()
     synced = started
     work = chunked(pending_lines(lines, done, summary), CHUNK)
-    for records in runner.run(_Task(options), work):
-        output.write("".join(json.dumps(record) + "\n" for record in records))
-        output.flush()
-        if time.perf_counter() - synced > FSYNC_EVERY:
-            os.fsync(output.fileno())
-            synced = time.perf_counter()
-        for record in records:
-            summary.add(record)
-        progress(len(records))
-    output.flush()
-    os.fsync(output.fileno())
+    try:
+        for records in runner.run(_Task(options), work, _lost_chunk):
+            write_line(output, "".join(json.dumps(record) + "\n" for record in records), path)
+            if time.perf_counter() - synced > FSYNC_EVERY:
+                os.fsync(output.fileno())
+                synced = time.perf_counter()
+            for record in records:
+                summary.add(record)
+            progress(len(records))
+    except KeyboardInterrupt:
+        summary.interrupted = True
+    try:
+        os.fsync(output.fileno())
+    except OSError as error:
+        raise output_error(path, error) from None
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _lost_chunk(chunk: list[tuple[int, str | CpsolverError]], reason: str) -> list[dict[str, Any]]:
+    """Error records for a chunk no worker could finish (it kept killing them)."""
+    return [
+        {"id": line_id(line, number), "line": number, "error": f"not solved: {reason}"}
+        for number, line in chunk
+    ]
+
+
+def lock_output(path: Path) -> IO[str]:
+    """OUT opened for appending and locked: a second batch on the same OUT is refused.
+
+    The lock is the kernel's (``flock``), so it ends with the process however it ends.
+    """
+    try:
+        stream = path.open("a", encoding="utf-8")
+    except OSError as error:
+        raise output_error(str(path), error) from None
+    try:
+        fcntl.flock(stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        stream.close()
+        raise OutputError(
+            f"{path} is being written by another cpsolver batch; "
+            "wait for it to finish, or give another output"
+        ) from None
+    return stream
 
 
 @dataclass(frozen=True)
@@ -199,5 +254,5 @@ class _Task:
 
     options: BatchOptions
 
-    def __call__(self, chunk: list[tuple[int, str]]) -> list[dict[str, Any]]:
+    def __call__(self, chunk: list[tuple[int, str | CpsolverError]]) -> list[dict[str, Any]]:
         return solve_chunk(chunk, self.options)

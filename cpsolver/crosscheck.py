@@ -38,6 +38,7 @@ class Answer:
     seconds: float
     problem: str | None = None
     optima: dict[str, tuple[int, list[Play]]] = field(default_factory=dict)  # value and its split
+    stale: list[str] = field(default_factory=list)  # lines discarded while waiting for this answer
 
 
 class Solver(Protocol):
@@ -85,9 +86,16 @@ class CommandSolver:
         self.name = "external"
         self._solver = ExternalSolver(command, timeout)
 
+    @property
+    def protocol(self) -> int | None:
+        """The protocol version it speaks: 2 (echoes ids), 1 (does not), None (never answered)."""
+        return self._solver.version
+
     def answer(self, deal: Deal, deal_id: str) -> Answer:
         reply = self._solver.answer(deal, deal_id)
-        return Answer(self.name, reply.verdict, reply.plan, reply.seconds, reply.problem)
+        return Answer(
+            self.name, reply.verdict, reply.plan, reply.seconds, reply.problem, stale=reply.stale
+        )
 
     def close(self) -> None:
         self._solver.close()
@@ -131,6 +139,9 @@ class Summary:
     problems: list[dict[str, str]] = field(default_factory=list)
     seconds: dict[str, list[float]] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+    protocols: dict[str, int | None] = field(default_factory=dict)  # external solvers' versions
+    shrinks_cut_short: int = 0  # findings whose shrinking ran out of --shrink-budget
+    interrupted: bool = False
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form printed by ``cpsolver crosscheck --json``."""
@@ -152,6 +163,9 @@ class Summary:
                 if times
             },
             "reproducers": [finding.as_dict() for finding in self.findings],
+            "protocols": self.protocols,
+            "shrinks_cut_short": self.shrinks_cut_short,
+            "interrupted": self.interrupted,
         }
 
 
@@ -199,12 +213,18 @@ def without_one_card(deal: Deal) -> Iterable[Deal]:
                 yield Deal(*smaller)
 
 
-def shrink(deal: Deal, fails: Callable[[Deal], bool]) -> Deal:
-    """Take cards out while ``fails`` holds, until no single card can go."""
+def shrink(deal: Deal, fails: Callable[[Deal], bool], budget: float | None = None) -> Deal:
+    """Take cards out while ``fails`` holds, until no single card can go or ``budget`` s pass.
+
+    Past the budget the smallest failing deal found so far is returned.
+    """
+    deadline = None if budget is None else time.monotonic() + budget
     shrinking = True
     while shrinking:
         shrinking = False
         for smaller in without_one_card(deal):
+            if deadline is not None and time.monotonic() > deadline:
+                return deal
             if fails(smaller):
                 deal, shrinking = smaller, True
                 break
@@ -217,13 +237,36 @@ def crosscheck(
     rules: RuleSet,
     progress: Callable[[], None] = lambda: None,
     runner: Runner | None = None,
+    shrink_budget: float | None = None,
 ) -> Summary:
     """Run every deal past every solver; count, compare, verify and shrink.
 
     With a ``runner``, our engines answer in its workers (in chunks, in any
-    order); other solvers, judging and shrinking stay in this process.
+    order); other solvers, judging and shrinking stay in this process. Each
+    finding's shrinking stops after ``shrink_budget`` seconds. Ctrl-C ends
+    the run early with the summary so far (``interrupted``).
     """
     summary = Summary([solver.name for solver in solvers])
+    try:
+        _check_all(entries, solvers, rules, progress, runner, shrink_budget, summary)
+    except KeyboardInterrupt:
+        summary.interrupted = True
+    summary.protocols = {
+        solver.name: solver.protocol for solver in solvers if isinstance(solver, CommandSolver)
+    }
+    summary.findings.sort(key=lambda finding: finding.id)
+    return summary
+
+
+def _check_all(
+    entries: Iterable[CorpusEntry | DealFormatError],
+    solvers: list[Solver],
+    rules: RuleSet,
+    progress: Callable[[], None],
+    runner: Runner | None,
+    shrink_budget: float | None,
+    summary: Summary,
+) -> None:
     summary.seconds = {solver.name: [] for solver in solvers}
     ours = [solver for solver in solvers if isinstance(solver, EngineSolver)]
     others = [solver for solver in solvers if not isinstance(solver, EngineSolver)]
@@ -237,7 +280,7 @@ def crosscheck(
             task([entry]) for entry in entries
         )
     else:
-        answered = runner.run(task, chunked(entries, 16))
+        answered = runner.run(task, chunked(entries, 16), _lost_chunk(ours))
     for entry, ours_said in (pair for chunk in answered for pair in chunk):
         progress()
         if isinstance(entry, DealFormatError):
@@ -251,6 +294,15 @@ def crosscheck(
             if answer.problem is not None:
                 summary.problems.append(
                     {"id": entry.id, "solver": answer.solver, "problem": answer.problem}
+                )
+            if answer.stale:
+                summary.problems.append(
+                    {
+                        "id": entry.id,
+                        "solver": answer.solver,
+                        "problem": f"{len(answer.stale)} stale line(s) discarded: "
+                        + "; ".join(answer.stale[:3]),
+                    }
                 )
         summary.springs += any(a.verdict == "spring" for a in answers)
         failure = judge(entry.deal, answers, entry.expected, rules)
@@ -269,12 +321,34 @@ def crosscheck(
                 found = judge(deal, ask(deal, f"{deal_id}-shrink"), None, rules)
                 return found is not None and found[0] == kind
 
-            shrunk = shrink(entry.deal, still_fails)
+            started = time.monotonic()
+            shrunk = shrink(entry.deal, still_fails, shrink_budget)
+            if shrink_budget is not None and time.monotonic() - started > shrink_budget:
+                summary.shrinks_cut_short += 1
             reason = (judge(shrunk, ask(shrunk, entry.id), None, rules) or failure)[1]
         verdicts = {answer.solver: answer.verdict for answer in ask(shrunk, entry.id)}
         summary.findings.append(Finding(entry.id, kind, reason, shrunk, entry.deal, verdicts))
-    summary.findings.sort(key=lambda finding: finding.id)
-    return summary
+
+
+def _lost_chunk(
+    solvers: list[EngineSolver],
+) -> Callable[[list[CorpusEntry | DealFormatError], str], list[tuple[Any, list[Answer]]]]:
+    """What stands for our engines' answers on a chunk whose worker kept dying: problems."""
+
+    def lost(
+        chunk: list[CorpusEntry | DealFormatError], reason: str
+    ) -> list[tuple[Any, list[Answer]]]:
+        return [
+            (
+                entry,
+                []
+                if isinstance(entry, DealFormatError)
+                else [Answer(s.name, None, None, 0.0, f"not answered: {reason}") for s in solvers],
+            )
+            for entry in chunk
+        ]
+
+    return lost
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from typing import Any
 
 from cpsolver.cards import Deal
 from cpsolver.errors import CpsolverError
+from cpsolver.reading import InputError, loads_json
 
 VERDICTS = ("spring", "no_spring", "unknown")
 _TEXT_KEYS = ("landlord", "peasant1", "peasant2")
@@ -33,17 +34,19 @@ class DealFormatError(CpsolverError):
     """A deal file or corpus line that is neither deal form; the message says where."""
 
 
-def parse_deal(text: str) -> Deal:
-    """A deal from either form: JSON (starts with ``{``) or three ``key: cards`` lines."""
-    if text.lstrip()[:1] in ("{", "["):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise DealFormatError(f"broken JSON: {error}") from None
-        except RecursionError:
-            raise DealFormatError("broken JSON: nested too deeply") from None
-        return deal_from_dict(data)
-    return _parse_text(text)
+def parse_deal(text: str, source: str | None = None) -> Deal:
+    """A deal from either form: JSON (starts with ``{``) or three ``key: cards`` lines.
+
+    Errors name ``source`` (the file, or ``stdin``) when it is given.
+    """
+    try:
+        if text.lstrip()[:1] in ("{", "["):
+            return deal_from_dict(loads_json(text, source or "deal"))
+        return _parse_text(text)
+    except InputError as error:
+        raise DealFormatError(str(error)) from None
+    except DealFormatError as error:
+        raise DealFormatError(f"{source}: {error}" if source else str(error)) from None
 
 
 def _parse_text(text: str) -> Deal:
@@ -114,12 +117,11 @@ class CorpusEntry:
 def parse_corpus_line(line: str, number: int) -> CorpusEntry:
     """One JSON-lines corpus entry; errors name the line."""
     try:
-        data = json.loads(line)
+        data = loads_json(line, f"line {number}")
+    except InputError as error:
+        raise DealFormatError(str(error)) from None
+    try:
         deal = deal_from_dict(data, ("id", "expected"))
-    except json.JSONDecodeError as error:
-        raise DealFormatError(f"line {number}: broken JSON: {error}") from None
-    except RecursionError:
-        raise DealFormatError(f"line {number}: broken JSON: nested too deeply") from None
     except CpsolverError as error:
         raise DealFormatError(f"line {number}: {error}") from None
     expected = data.get("expected")
@@ -127,9 +129,36 @@ def parse_corpus_line(line: str, number: int) -> CorpusEntry:
         raise DealFormatError(
             f"line {number}: 'expected' must be one of {', '.join(VERDICTS)}, got {expected!r}"
         )
-    raw_id = data.get("id")
-    raw_id = number if raw_id is None else raw_id
-    return CorpusEntry(number, str(raw_id), deal, expected)
+    return CorpusEntry(number, corpus_id(data, number), deal, expected)
+
+
+def corpus_id(data: Any, number: int) -> str:
+    """The id of a corpus line's JSON: its ``"id"`` as text, else its line number.
+
+    >>> corpus_id({"id": 7}, 3), corpus_id({}, 3), corpus_id([1], 3)
+    ('7', '3', '3')
+    """
+    found = data.get("id") if isinstance(data, dict) else None
+    if found is None:
+        return str(number)
+    return found if isinstance(found, str) else json.dumps(found)
+
+
+def read_corpus_lines(
+    numbered: Iterable[tuple[int, str | CpsolverError]],
+) -> Iterator[CorpusEntry | DealFormatError]:
+    """Each numbered line of a corpus (from :func:`cpsolver.reading.read_lines`), read.
+
+    A bad line — unreadable or no deal — yields its error, and reading goes on.
+    """
+    for number, line in numbered:
+        if isinstance(line, CpsolverError):
+            yield DealFormatError(str(line))
+            continue
+        try:
+            yield parse_corpus_line(line, number)
+        except DealFormatError as error:
+            yield error
 
 
 def read_corpus(lines: Iterable[str]) -> Iterator[CorpusEntry | DealFormatError]:

@@ -1,31 +1,61 @@
-"""Other people's solvers, spoken to over a line protocol.
+"""Other people's programs, spoken to over a line protocol: one JSON request, one JSON reply.
 
-cpsolver starts the command once and writes one JSON deal per line to its
-stdin (``{"id": ..., "landlord": ..., "peasants": [..., ...]}``); the command
-answers each with one JSON line on stdout: ``{"verdict": "spring" |
-"no_spring", "plan": [...]}``, the plan optional, each step a string of cards
-or an object with ``"cards"``. A command that crashes, answers garbage or
-stays silent past the timeout gets that recorded for the deal, and is
-restarted for the next one; it never hangs the run.
+Version 2 of the protocol: cpsolver starts the command once (in a process
+group of its own) and writes one JSON request per line to its stdin, each
+with ``"protocol": 2`` and an ``"id"``; the command answers each with one JSON
+line on stdout that echoes the ``"id"``. A line whose id is not the one
+being waited for is stale (a second answer to an earlier request): it is
+reported and discarded. A version 1 command (which echoes no id) still
+works, one reply per request, in order; it is flagged as such.
+
+What a request asks is up to the caller (:meth:`ExternalSolver.ask` takes a
+dict and returns a dict); the spring question is :meth:`ExternalSolver.answer`:
+a deal ``{"landlord": ..., "peasants": [..., ...]}`` in, ``{"verdict":
+"spring" | "no_spring" | "unknown", "plan": [...]}`` back, the plan optional,
+each step a string of cards or an object with ``"cards"``.
+
+A command that crashes, answers garbage (not JSON, not UTF-8, a line over the
+line limit, nested too deeply) or stays silent past the timeout gets that
+recorded for the request; its whole process group is killed and it is
+restarted for the next one. The run never hangs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import queue
 import shlex
+import signal
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import IO, Any
 
 from cpsolver.cards import Deal
 from cpsolver.dealformat import deal_as_dict
+from cpsolver.errors import CpsolverError
+from cpsolver.reading import InputError, limit, lines_of, loads_json
 
+PROTOCOL = 2
 _ANSWERS = ("spring", "no_spring", "unknown")
-MAX_LINE = 1 << 20  # characters: a 20-card plan is a few hundred
-_TOO_LONG = "\x00too long"
+_SOURCE = "the external solver"
+
+
+class SolverStartError(CpsolverError):
+    """The external command is empty or cannot be started."""
+
+
+@dataclass
+class Reply:
+    """What the command said to one request: its JSON object, or the problem; and stale lines."""
+
+    data: dict[str, Any] | None
+    seconds: float
+    problem: str | None = None
+    stale: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -36,20 +66,17 @@ class ExternalAnswer:
     plan: list[str] | None
     seconds: float
     problem: str | None = None
+    stale: list[str] = field(default_factory=list)
 
 
-def parse_answer(line: str) -> tuple[str, list[str] | None]:
-    """Read one answer line; ValueError says what is wrong with it.
+def parse_answer(data: Any) -> tuple[str, list[str] | None]:
+    """Read one answer to the spring question; ValueError says what is wrong with it.
 
-    >>> parse_answer('{"verdict": "spring", "plan": ["KK", {"cards": "2"}]}')
+    >>> parse_answer({"verdict": "spring", "plan": ["KK", {"cards": "2"}]})
     ('spring', ['KK', '2'])
     """
-    try:
-        data: Any = json.loads(line)
-    except json.JSONDecodeError:
-        raise ValueError(f"not JSON: {line.strip()[:80]!r}") from None
     if not isinstance(data, dict) or data.get("verdict") not in _ANSWERS:
-        raise ValueError(f"no 'verdict' of {', '.join(_ANSWERS)}: {line.strip()[:80]!r}")
+        raise ValueError(f"no 'verdict' of {', '.join(_ANSWERS)}: {_excerpt(data)}")
     plan = data.get("plan")
     if plan is None:
         return data["verdict"], None
@@ -59,35 +86,39 @@ def parse_answer(line: str) -> tuple[str, list[str] | None]:
     for step in plan:
         cards = step.get("cards") if isinstance(step, dict) else step
         if not isinstance(cards, str):
-            raise ValueError(f"a plan step is not cards: {step!r}")
+            raise ValueError(f"a plan step is not cards: {_excerpt(step)}")
         steps.append(cards)
     return data["verdict"], steps
 
 
+def _excerpt(value: Any) -> str:
+    return repr(json.dumps(value) if not isinstance(value, str) else value.strip())[:80]
+
+
 class ExternalSolver:
-    """One running external command, answering deals one line at a time."""
+    """One running external command, asked one request at a time."""
 
     def __init__(self, command: str, timeout: float) -> None:
         self.command = command
         self.argv = shlex.split(command)
         if not self.argv:
-            raise ValueError("the external solver command is empty")
+            raise SolverStartError("the external solver command is empty")
         self.timeout = timeout
-        self._process: subprocess.Popen[str] | None = None
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self.version: int | None = None  # 2 once it echoes an id, 1 once it answers without
+        self._process: subprocess.Popen[bytes] | None = None
+        self._lines: queue.Queue[str | InputError | None] = queue.Queue()
 
-    def _start(self) -> subprocess.Popen[str]:
+    def _start(self) -> subprocess.Popen[bytes]:
         try:
             process = subprocess.Popen(
                 self.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
-                text=True,
-                bufsize=1,
+                process_group=0,  # its own group, so killing the group ends its children too
             )
         except OSError as error:
-            raise ValueError(f"cannot start {self.command!r}: {error.strerror}") from None
+            raise SolverStartError(f"cannot start {self.command!r}: {error.strerror}") from None
         self._lines = queue.Queue()
         assert process.stdout is not None
         threading.Thread(target=_pump, args=(process.stdout, self._lines), daemon=True).start()
@@ -95,60 +126,101 @@ class ExternalSolver:
         return process
 
     def answer(self, deal: Deal, deal_id: str) -> ExternalAnswer:
-        """Ask about one deal; problems are reported in the answer, never raised."""
+        """Ask the spring question about one deal; problems are in the answer, never raised."""
+        reply = self.ask({"id": deal_id, **deal_as_dict(deal)})
+        if reply.data is None:
+            return ExternalAnswer(None, None, reply.seconds, reply.problem, reply.stale)
+        try:
+            verdict, plan = parse_answer(reply.data)
+        except ValueError as error:
+            return ExternalAnswer(None, None, reply.seconds, f"garbage: {error}", reply.stale)
+        return ExternalAnswer(verdict, plan, reply.seconds, None, reply.stale)
+
+    def ask(self, request: dict[str, Any]) -> Reply:
+        """Send one request (it must carry an ``"id"``) and wait for its reply."""
+        wanted = request["id"]
         process = (
             self._process
             if self._process is not None and self._process.poll() is None
             else self._start()
         )
-        started = time.perf_counter()
-        if not self._lines.empty():  # lines left over from an earlier deal: out of step
+        stale = self._drain()
+        if stale and self.version == 1:  # without ids, a left-over line means out of step
             self._stop()
-            return ExternalAnswer(
-                None, None, 0.0, "out of step: it printed more than one line for a deal"
-            )
-        request = json.dumps({"id": deal_id, **deal_as_dict(deal)})
+            return Reply(None, 0.0, "out of step: it printed more than one line for a request")
+        started = time.perf_counter()
+        deadline = time.monotonic() + self.timeout
         assert process.stdin is not None
         try:
-            process.stdin.write(request + "\n")
+            process.stdin.write((json.dumps({"protocol": PROTOCOL, **request}) + "\n").encode())
             process.stdin.flush()
-            line = self._lines.get(timeout=self.timeout)
-        except (BrokenPipeError, OSError):
-            line = None
-        except queue.Empty:
-            self._stop()
-            return ExternalAnswer(None, None, self.timeout, f"no answer within {self.timeout:g} s")
-        seconds = time.perf_counter() - started
-        if line is None:  # its output ended: it exited, or closed stdout and lingers
+        except OSError:
+            pass  # it is gone: its output ends, and that is reported below
+        while True:
             try:
-                code = process.wait(timeout=1)
-            except subprocess.TimeoutExpired:
+                item = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
                 self._stop()
-                return ExternalAnswer(None, None, seconds, "closed its output without answering")
-            self._process = None
-            how = f"exited (code {code})" if code == 0 else f"crashed (exit code {code})"
-            return ExternalAnswer(None, None, seconds, f"{how} without answering")
-        if line == _TOO_LONG:
-            self._stop()
-            return ExternalAnswer(
-                None, None, seconds, f"garbage: a line over {MAX_LINE} characters"
-            )
+                return Reply(None, self.timeout, f"no answer within {self.timeout:g} s", stale)
+            seconds = time.perf_counter() - started
+            if item is None:
+                return Reply(None, seconds, self._ended(process), stale)
+            if isinstance(item, InputError):
+                self._stop()
+                return Reply(None, seconds, f"garbage: {item}", stale)
+            try:
+                data = loads_json(item, _SOURCE)
+            except InputError as error:
+                self._stop()  # out of step with us now: start afresh for the next request
+                return Reply(None, seconds, f"garbage: {error}", stale)
+            echoed = data.get("id") if isinstance(data, dict) else None
+            if echoed is None and self.version != 2:
+                self.version = 1
+                return Reply(data, seconds, None, stale)
+            if echoed == wanted:
+                self.version = 2
+                return Reply(data, seconds, None, stale)
+            stale.append(item.strip()[:80])  # for an earlier request, or no id from a v2 solver
+
+    def _drain(self) -> list[str]:
+        """Lines that came in between requests: answers to nothing we are waiting for."""
+        found: list[str] = []
+        while True:
+            try:
+                item = self._lines.get_nowait()
+            except queue.Empty:
+                return found
+            if item is None:
+                self._lines.put(None)  # its output ended; the next wait reports it
+                return found
+            found.append(str(item).strip()[:80])
+
+    def _ended(self, process: subprocess.Popen[bytes]) -> str:
+        """Why its output ended: it exited, crashed, or closed stdout and lingers."""
         try:
-            verdict, plan = parse_answer(line)
-        except ValueError as error:
-            self._stop()  # out of step with us now: start afresh for the next deal
-            return ExternalAnswer(None, None, seconds, f"garbage: {error}")
-        return ExternalAnswer(verdict, plan, seconds)
+            code = process.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            self._stop()
+            return "closed its output without answering"
+        self._stop()  # its children may live on in its group
+        how = f"exited (code {code})" if code == 0 else f"crashed (exit code {code})"
+        return f"{how} without answering"
 
     def _stop(self) -> None:
-        if self._process is not None:
-            self._process.kill()
-            self._process.wait()
-            self._process = None
+        """Kill the command's whole process group: it and every child it started."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        with contextlib.suppress(OSError):
+            if process.stdin is not None:
+                process.stdin.close()
 
     def close(self) -> None:
-        """End the command: close its stdin, and kill it if it lingers."""
-        process, self._process = self._process, None
+        """End the command: close its stdin, give it a moment, then end its whole group."""
+        process = self._process
         if process is None:
             return
         try:
@@ -156,19 +228,19 @@ class ExternalSolver:
             process.stdin.close()
             process.wait(timeout=2)
         except (OSError, subprocess.TimeoutExpired):
-            process.kill()
-            process.wait()
+            pass
+        self._stop()
 
 
-def _pump(stream: IO[str], lines: queue.Queue[str | None]) -> None:
+def _pump(stream: IO[bytes], lines: queue.Queue[str | InputError | None]) -> None:
     """Move the command's output lines into a queue; None marks its end.
 
-    A line longer than MAX_LINE is not kept: it is reported, and reading stops.
+    A line that is not UTF-8 or over the line limit goes in as its error
+    (the reading goes on); output with no line break in sight ends it.
     """
-    while line := stream.readline(MAX_LINE + 1):
-        if len(line) > MAX_LINE:
-            lines.put(_TOO_LONG)
-            return
-        if line.strip():
+    try:
+        for _, line in lines_of(stream, _SOURCE):
             lines.put(line)
+    except (InputError, ValueError):  # endless output, or the stream closed under us
+        lines.put(InputError(f"{_SOURCE}: a line over {limit('line')} bytes with no end"))
     lines.put(None)

@@ -7,21 +7,45 @@ input — and yields each chunk's result as soon as it completes, in any order.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
 import threading
+import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
 from typing import Any, Protocol, TypeVar
+
+from cpsolver.errors import CpsolverError
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 
-class Runner(Protocol):
-    """Runs ``function`` on every chunk; yields results as they complete."""
+MAX_TRIES = 3  # a chunk whose worker dies this many times is given up (an error record)
+NO_WORKERS_TIMEOUT = 60.0  # seconds a Dask cluster may have no workers before the run fails
 
-    def run(self, function: Callable[[T], R], chunks: Iterable[T]) -> Iterator[R]: ...
+
+class RunnerError(CpsolverError):
+    """The workers are gone for good (a Dask cluster with none left); the message says what."""
+
+
+class Runner(Protocol):
+    """Runs ``function`` on every chunk; yields results as they complete.
+
+    A chunk whose worker dies is retried; after :data:`MAX_TRIES` deaths it is
+    handed to ``lost`` (chunk, reason), whose result stands in for the chunk's.
+    """
+
+    def run(
+        self,
+        function: Callable[[T], R],
+        chunks: Iterable[T],
+        lost: Callable[[T, str], R] | None = None,
+    ) -> Iterator[R]: ...
 
     def close(self) -> None: ...
 
@@ -29,41 +53,137 @@ class Runner(Protocol):
 class InProcess:
     """One chunk after another, here: the reference the others must match."""
 
-    def run(self, function: Callable[[T], R], chunks: Iterable[T]) -> Iterator[R]:
+    def run(
+        self,
+        function: Callable[[T], R],
+        chunks: Iterable[T],
+        lost: Callable[[T, str], R] | None = None,
+    ) -> Iterator[R]:
         return (function(chunk) for chunk in chunks)
 
     def close(self) -> None:
         pass
 
 
+def _give_up(chunk: object, reason: str) -> Any:
+    raise RunnerError(reason)
+
+
+def _worker_start(parent: int) -> None:
+    """In each pool worker: a process group of its own, and a watchdog on the parent.
+
+    Its own group keeps a terminal's Ctrl-C from killing it mid-write (the
+    parent ends it); the watchdog ends it when the parent dies without a
+    word (SIGKILL), so no worker outlives its batch by more than a second.
+    """
+    os.setpgrp()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 class LocalPool:
-    """Worker processes on this machine (spawned fresh, so nothing is shared by accident)."""
+    """Worker processes on this machine (spawned fresh, so nothing is shared by accident).
+
+    A worker that dies (killed, out of memory) breaks the pool: a new pool
+    takes its place and the chunks in flight are retried one at a time, so
+    the chunk that kills its worker is found and given up after
+    :data:`MAX_TRIES` deaths, and no other is lost.
+    """
 
     def __init__(self, workers: int) -> None:
         self.workers = workers
-        self._pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        self._pool = self._new_pool()
 
-    def run(self, function: Callable[[T], R], chunks: Iterable[T]) -> Iterator[R]:
-        pending: set[Future[R]] = set()
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_worker_start,
+            initargs=(os.getpid(),),
+        )
+
+    def run(
+        self,
+        function: Callable[[T], R],
+        chunks: Iterable[T],
+        lost: Callable[[T, str], R] | None = None,
+    ) -> Iterator[R]:
         source = iter(chunks)
-        limit = 4 * self.workers
-        pending.update(self._pool.submit(function, chunk) for chunk in islice(source, limit))
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            pending.update(
-                self._pool.submit(function, chunk) for chunk in islice(source, len(done))
-            )
+        retries: deque[tuple[T, int]] = deque()  # chunks whose worker died, with their deaths
+        pending: dict[Future[R], tuple[T, int]] = {}
+        exhausted = False
+        while True:
+            suspects = retries or any(deaths for _, deaths in pending.values())
+            while len(pending) < (1 if suspects else 4 * self.workers):
+                if retries:
+                    chunk, deaths = retries.popleft()
+                else:
+                    if exhausted or (chunk := next(source, _END)) is _END:
+                        exhausted = True
+                        break
+                    deaths = 0
+                pending[self._pool.submit(function, chunk)] = (chunk, deaths)
+            if not pending:
+                return
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            broken: list[tuple[T, int]] = []
             for future in done:
-                yield future.result()
+                chunk, deaths = pending.pop(future)
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    broken.append((chunk, deaths))
+                    continue
+                yield result
+            if not broken:
+                continue
+            broken += pending.values()  # every chunk in flight died with the pool
+            pending.clear()
+            self._kill()
+            self._pool = self._new_pool()
+            for chunk, deaths in broken:
+                if deaths + 1 < MAX_TRIES:
+                    retries.append((chunk, deaths + 1))
+                else:
+                    yield (lost or _give_up)(chunk, f"its worker died {MAX_TRIES} times")
+
+    def _kill(self) -> None:
+        # The executor has no way to end busy workers: kill them (they hold nothing to save).
+        processes = list((getattr(self._pool, "_processes", None) or {}).values())
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            with contextlib.suppress(OSError, ValueError):
+                process.kill()
+        for process in processes:
+            with contextlib.suppress(OSError, ValueError, AssertionError):
+                process.join(5)
 
     def close(self) -> None:
-        self._pool.shutdown(cancel_futures=True)
+        self._kill()
+
+
+_END: Any = object()
 
 
 class DaskRunner:
-    """A Dask cluster: an existing scheduler's address, or a LocalCluster of ``workers`` processes."""
+    """A Dask cluster: an existing scheduler's address, or a LocalCluster of ``workers`` processes.
 
-    def __init__(self, scheduler: str | None = None, workers: int = 2) -> None:
+    A chunk that keeps killing its workers (Dask's ``KilledWorker``) is
+    handed to ``lost``; a cluster with no worker at all for
+    ``no_workers_timeout`` seconds fails the run with :class:`RunnerError`.
+    """
+
+    def __init__(
+        self,
+        scheduler: str | None = None,
+        workers: int = 2,
+        no_workers_timeout: float | None = None,
+    ) -> None:
         try:
             from dask.distributed import Client, LocalCluster
         except ImportError:
@@ -77,21 +197,64 @@ class DaskRunner:
         else:
             self._client = _connect(Client, scheduler)
         self.workers = max(1, len(self._client.scheduler_info()["workers"]))
+        self.no_workers_timeout = (
+            no_workers_timeout
+            if no_workers_timeout is not None
+            else float(os.environ.get("CPSOLVER_NO_WORKERS_TIMEOUT", NO_WORKERS_TIMEOUT))
+        )
 
-    def run(self, function: Callable[[T], R], chunks: Iterable[T]) -> Iterator[R]:
+    def run(
+        self,
+        function: Callable[[T], R],
+        chunks: Iterable[T],
+        lost: Callable[[T, str], R] | None = None,
+    ) -> Iterator[R]:
         from dask.distributed import as_completed
+        from distributed.scheduler import KilledWorker
 
         source = iter(chunks)
-        limit = 4 * self.workers
-        first = [
-            self._client.submit(function, chunk, pure=False) for chunk in islice(source, limit)
-        ]
-        completed = as_completed(first)
-        for future in completed:
-            yield future.result()
-            future.release()
-            for chunk in islice(source, 1):
-                completed.add(self._client.submit(function, chunk, pure=False))
+        submitted: dict[Any, T] = {}
+
+        def submit(chunk: T) -> Any:
+            future = self._client.submit(function, chunk, pure=False)
+            submitted[future] = chunk
+            return future
+
+        completed = as_completed([submit(chunk) for chunk in islice(source, 4 * self.workers)])
+        alone_since: float | None = None
+        checked = time.monotonic()
+        while not completed.is_empty():
+            batch = completed.next_batch(block=False)
+            if not batch:
+                if time.monotonic() - checked > 1.0:  # a question to the scheduler: not too often
+                    alone_since, checked = self._check_workers(alone_since), time.monotonic()
+                time.sleep(0.02)
+                continue
+            alone_since = None
+            for future in batch:
+                chunk = submitted.pop(future)
+                try:
+                    result = future.result()
+                except KilledWorker:
+                    result = (lost or _give_up)(chunk, "it killed its Dask workers repeatedly")
+                future.release()
+                yield result
+                for chunk in islice(source, 1):
+                    completed.add(submit(chunk))
+
+    def _check_workers(self, alone_since: float | None) -> float | None:
+        """When the cluster has had no workers since; RunnerError past the timeout."""
+        if self._client.scheduler_info()["workers"]:
+            return None
+        now = time.monotonic()
+        if alone_since is None:
+            return now
+        if now - alone_since > self.no_workers_timeout:
+            raise RunnerError(
+                f"the Dask cluster has had no workers for {self.no_workers_timeout:g} s; "
+                "stopped (the results so far are kept; rerun to resume)"
+            )
+        return alone_since
 
     def close(self) -> None:
         self._client.close()

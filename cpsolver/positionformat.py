@@ -27,7 +27,6 @@ hand a line and, optionally, whose turn it is and the play on the table::
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from cpsolver.cards import Hand, rank_symbol
@@ -35,6 +34,7 @@ from cpsolver.dealformat import deal_from_dict
 from cpsolver.errors import CpsolverError, PositionError
 from cpsolver.plays import Play, classify, readings
 from cpsolver.position import Position
+from cpsolver.reading import InputError, loads_json
 from cpsolver.rules import RuleSet, standard_rules
 
 _HAND_KEYS = {
@@ -56,11 +56,9 @@ def parse_position(text: str, rules: RuleSet | None = None) -> Position:
     """A position from either form: JSON (starts with ``{``) or ``key: value`` lines."""
     if text.lstrip()[:1] in ("{", "["):
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise PositionFormatError(f"broken JSON: {error}") from None
-        except RecursionError:
-            raise PositionFormatError("broken JSON: nested too deeply") from None
+            data = loads_json(text, "position")
+        except InputError as error:  # the reading layer's limits: digits, depth
+            raise PositionFormatError(str(error)) from None
         return position_from_dict(data, rules)
     return _parse_text(text, rules)
 

@@ -20,6 +20,7 @@ from cpsolver.dealformat import deal_as_dict
 from cpsolver.errors import CpsolverError
 from cpsolver.movegen import MoveGenerator
 from cpsolver.plays import Play
+from cpsolver.reading import InputError, loads_json
 from cpsolver.rules import RuleSet
 from cpsolver.spring import SpringResult, Verdict
 
@@ -53,9 +54,9 @@ def validate(document: Any, name: str) -> None:
 def read_proof(text: str) -> dict[str, Any]:
     """Parse a proof, certificate or strategy document and check it against its schema."""
     try:
-        document = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise ProofFormatError(f"proof: broken JSON: {error or 'nested too deeply'}") from None
+        document = loads_json(text, "proof")
+    except InputError as error:
+        raise ProofFormatError(str(error)) from None
     kind = document.get("format") if isinstance(document, dict) else None
     validate(document, _SCHEMAS.get(str(kind), "proof"))
     result: dict[str, Any] = document

@@ -21,6 +21,7 @@ from typing import Any
 
 from cpsolver.cards import RANK_SYMBOLS, TWO, Rank, rank_symbol
 from cpsolver.errors import RulesError
+from cpsolver.reading import InputError, loads_toml, read_text  # a leaf, like errors
 
 QUADPLEX_SHAPES = ("singles", "pairs")
 # The bundled rule files, found beside this module: importlib.resources would
@@ -69,12 +70,11 @@ class RuleSet:
     @classmethod
     def parse_toml(cls, text: str, source: str = "<rules>") -> RuleSet:
         """:meth:`from_toml` without the precompiled shortcut: always parse the text."""
-        import tomllib  # only for a rule set that is not precompiled
 
         try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as error:
-            raise RulesError(f"{source}: not valid TOML: {error}") from None
+            data = loads_toml(text, source)
+        except InputError as error:
+            raise RulesError(str(error)) from None
         reader = _FieldReader(data, source)
         rules = cls(
             name=reader.take("name", str),
@@ -235,15 +235,15 @@ def read_rules_text(name_or_path: str) -> tuple[str, str]:
     path = Path(name_or_path)
     if path.is_dir():
         raise RulesError(f"{path}: is a folder, not a rules file")
-    if not path.is_file():
+    if not path.exists():  # a device or a pipe (/dev/stdin) is read like a file
         raise RulesError(
             f"no rule set named {name_or_path!r} and no such file "
             f"(bundled: {', '.join(bundled_rule_names())})"
         )
     try:
-        return path.read_text(encoding="utf-8"), str(path)
-    except (OSError, UnicodeDecodeError) as error:
-        raise RulesError(f"{path}: cannot read: {error}") from None
+        return read_text(str(path), "rules"), str(path)
+    except InputError as error:
+        raise RulesError(str(error)) from None
 
 
 @cache

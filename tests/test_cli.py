@@ -208,17 +208,17 @@ def test_solve_unknown_exits_3() -> None:
             None,
             "Error: peasant 1's hand is empty\n",
         ),
-        (["-"], '{"landlord": "3", "peasants": ["4"', "Error: broken JSON: "),
+        (["-"], '{"landlord": "3", "peasants": ["4"', "Error: stdin: broken JSON: "),
         (
             ["-"],
             '{"landlord": "3", "peasants": ["4"]}',
-            "Error: a JSON deal needs 'peasants': a list of two strings of cards\n",
+            "Error: stdin: a JSON deal needs 'peasants': a list of two strings of cards\n",
         ),
-        (["-"], "landlord: 3\npeasant1: 4\n", "Error: no peasant2 line in the deal\n"),
+        (["-"], "landlord: 3\npeasant1: 4\n", "Error: stdin: no peasant2 line in the deal\n"),
         (
             ["-"],
             "landlord: 3\nfarmer: 4\n",
-            "Error: line 2: expected 'landlord:', 'peasant1:' or 'peasant2:' and cards, got 'farmer: 4'\n",
+            "Error: stdin: line 2: expected 'landlord:', 'peasant1:' or 'peasant2:' and cards, got 'farmer: 4'\n",
         ),
         (["/no/such/deal"], None, "Error: cannot read /no/such/deal: No such file or directory\n"),
     ],
@@ -271,12 +271,12 @@ def test_verify_unreadable_proofs_exit_2_and_malformed_ones_exit_1(tmp_path: Pat
     proof = tmp_path / "proof.json"
     proof.write_text('{"format": "cpsolver-proof"')
     code, out, err = run("verify", str(proof))
-    assert (code, out) == (2, "") and err.startswith(f"Error: {proof}: not a proof: not JSON (")
+    assert (code, out) == (2, "") and err.startswith(f"Error: {proof}: not a proof: broken JSON: ")
     proof.write_text("[1, 2]")
     code, _, err = run("verify", str(proof))
     assert (code, err) == (2, f"Error: {proof}: not a proof: a proof is a JSON object\n")
     code, _, err = run("verify", str(SPRING_DEAL))
-    assert code == 2 and "not a proof: not JSON" in err
+    assert code == 2 and "not a proof: broken JSON" in err
     proof.write_text('{"format": "cpsolver-proof"}')
     code, out, _ = run("verify", str(proof))
     assert (code, out) == (1, "invalid: proof: 'version' is a required property\n")
@@ -308,13 +308,19 @@ def test_verify_swapped_arguments_and_stdin_twice(tmp_path: Path) -> None:
 def test_more_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000)
-    assert run("solve", str(deep))[0:3:2] == (2, "Error: broken JSON: nested too deeply\n")
+    assert run("solve", str(deep))[0:3:2] == (
+        2,
+        f"Error: {deep}: JSON nested deeper than 64 levels\n",
+    )
     code, _, err = run("solve", str(SPRING_DEAL), "--time-limit", "nan")
     assert code == 2 and "nan is not a positive number of seconds" in err
     code, _, err = run("solve", "-", input='{"landlord": "3", "peasants": ["4", "5"], "extra": 1}')
-    assert (code, err) == (2, "Error: a JSON deal has no key 'extra' (keys: landlord, peasants)\n")
+    assert (code, err) == (
+        2,
+        "Error: stdin: a JSON deal has no key 'extra' (keys: landlord, peasants)\n",
+    )
     result = CliRunner().invoke(cli, ["solve", "-"], input=b"\xff\xfe landlord")
-    assert (result.exit_code, result.stderr) == (2, "Error: cannot read stdin: not UTF-8 text\n")
+    assert (result.exit_code, result.stderr) == (2, "Error: stdin: line 1: not UTF-8 text\n")
 
 
 def test_a_spring_under_rules_that_read_one_multiset_two_ways(tmp_path: Path) -> None:

@@ -126,12 +126,15 @@ def test_a_wrong_external_solver_is_caught_and_shrunk(tmp_path: Path) -> None:
         (
             "endless",
             "sys.stdin.readline()\nsys.stdout.write('x' * 3_000_000)\nsys.stdout.flush()\ntime.sleep(30)\n",
-            "garbage: a line over 1048576 characters",
+            (
+                "garbage: the external solver: line 1: over the 1 MiB limit for a line "
+                "(set CPSOLVER_LIMIT_LINE to raise it)"
+            ),
         ),
         (
             "junk",
             "for line in sys.stdin:\n    print('hello', flush=True)\n",
-            "garbage: not JSON: 'hello'",
+            "garbage: the external solver: broken JSON: Expecting value: line 1 column 1 (char 0)",
         ),
         ("sleepy", "for line in sys.stdin:\n    time.sleep(30)\n", "no answer within 0.5 s"),
         (
@@ -166,7 +169,7 @@ def test_an_external_solver_that_answers_twice_is_out_of_step(tmp_path: Path) ->
     finally:
         twice.close()
     problems = [p["problem"] for p in summary.problems]
-    assert "out of step: it printed more than one line for a deal" in problems
+    assert "out of step: it printed more than one line for a request" in problems
     assert summary.agreements == 4  # an unknown never disagrees
 
 
@@ -176,9 +179,9 @@ def test_an_external_command_that_cannot_start() -> None:
 
 
 def test_parse_answer_accepts_plans_as_strings_or_objects() -> None:
-    assert parse_answer('{"verdict": "no_spring"}') == ("no_spring", None)
+    assert parse_answer({"verdict": "no_spring"}) == ("no_spring", None)
     with pytest.raises(ValueError, match="a plan step is not cards"):
-        parse_answer('{"verdict": "spring", "plan": [3]}')
+        parse_answer({"verdict": "spring", "plan": [3]})
 
 
 def test_the_example_external_solver_agrees_with_us(tmp_path: Path) -> None:
@@ -238,7 +241,7 @@ def test_crosscheck_writes_shrunk_reproducers_and_exits_1(tmp_path: Path) -> Non
     cards = [len(reproducer["deal"]["landlord"]), *map(len, reproducer["deal"]["peasants"])]
     assert sum(cards) < 54 and reproducer["original_deal"] == deal_as_dict(deal)
     text = (out_dir / "labelled.txt").read_text()
-    assert text.startswith("# cpsolver crosscheck: disagreement on deal labelled")
+    assert text.startswith('# cpsolver crosscheck: disagreement on deal "labelled"')
     assert invoke("solve", str(out_dir / "labelled.txt"))[0] == 1  # runnable as it is
 
 

@@ -287,7 +287,10 @@ def test_simulate_a_thousand_games() -> None:
         ),
         (
             lambda r: r["rules"].update(name="rlcard"),
-            "the record was made under the rules 'rlcard', not 'standard': replay it with --rules rlcard",
+            (
+                "the record was made under the rules 'rlcard' (bedbf32deade5785), not 'standard' "
+                "(bedbf32deade5785): replay it with --rules rlcard"
+            ),
         ),
     ],
 )

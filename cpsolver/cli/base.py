@@ -7,10 +7,14 @@ writes only JSON to stdout; messages go to stderr.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import math
+import os
+import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 import click
@@ -21,6 +25,8 @@ from cpsolver.dealgen import parse_sizes
 from cpsolver.errors import CpsolverError
 from cpsolver.parallel import Runner, runner_for
 from cpsolver.plays import Play
+from cpsolver.reading import read_text, reset_stdin, source_name
+from cpsolver.writing import OutputError, open_output
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -32,40 +38,93 @@ class BadInput(click.ClickException):
     exit_code = 2
 
 
+class Interrupted(click.ClickException):
+    """Ctrl-C or SIGTERM: one line, exit 130 (128 + SIGINT), as shells report it."""
+
+    exit_code = 130
+
+
 class _Group(click.Group):
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        # Usage errors as one line (click prints usage, a hint, a blank line and the error).
+        if not kwargs.get("standalone_mode", True):
+            return super().main(*args, **kwargs)
+        kwargs["standalone_mode"] = False
+        try:
+            outcome = super().main(*args, **kwargs)
+        except click.UsageError as error:
+            click.echo(f"Error: {error.format_message()}", err=True)
+            sys.exit(error.exit_code)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except click.Abort:
+            click.echo("Error: interrupted", err=True)
+            sys.exit(Interrupted.exit_code)
+        sys.exit(outcome if isinstance(outcome, int) else 0)
+
     def invoke(self, ctx: click.Context) -> Any:
-        global _stdin_used
-        _stdin_used = False
+        reset_stdin()
         # Library errors become one-line messages here, at the edge, and nowhere else.
         try:
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            finally:
+                _flush_stdout()
         except CpsolverError as error:
             raise BadInput(str(error)) from None
+        except KeyboardInterrupt:
+            raise Interrupted("interrupted") from None
+        except OSError as error:  # a write to stdout or stderr that failed (closed pipe, full disk)
+            _silence_stdout()
+            where = error.filename or "stdout"
+            raise BadInput(f"cannot write {where}: {error.strerror or error}") from None
 
 
-_stdin_used = False
+@contextlib.contextmanager
+def sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block SIGTERM acts as Ctrl-C, so a long run ends the same tidy way.
 
+    (The run writes what it has finished, ends its workers, prints the summary
+    so far and exits 130.)
+    """
 
-def read_source(path: str) -> str:
-    """The text of a file, or of stdin for ``-`` (which can be read only once)."""
-    global _stdin_used
-    if path == "-":
-        if _stdin_used:
-            raise click.UsageError("stdin (-) can be read only once")
-        _stdin_used = True
-        try:
-            text = sys.stdin.read()
-        except UnicodeDecodeError:
-            text = "\udcff"
-        if any("\udc80" <= char <= "\udcff" for char in text):  # undecodable bytes, escaped
-            raise BadInput("cannot read stdin: not UTF-8 text")
-        return text
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
     try:
-        with open(path, encoding="utf-8") as file:
-            return file.read()
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        raise BadInput(f"cannot read {path}: {reason}") from None
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: leave SIGTERM as it is
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _flush_stdout() -> None:
+    """Flush stdout now, so a closed pipe or a full disk is reported, not a traceback at exit."""
+    try:
+        sys.stdout.flush()
+    except OSError as error:
+        _silence_stdout()
+        raise OutputError(f"cannot write stdout: {error.strerror or error}") from None
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's last flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass  # a stdout without a descriptor (a test harness) has nothing to flush at exit
+
+
+def read_source(path: str, kind: str = "deal") -> str:
+    """The text of a file, or of stdin for ``-``, through the reading layer (capped, UTF-8)."""
+    return read_text(path, kind)
 
 
 def read_cards(text: str) -> str:
@@ -74,9 +133,14 @@ def read_cards(text: str) -> str:
     In stdin and files, ``#`` starts a comment that runs to the end of the line.
     """
     if text != "-" and not text.startswith("@"):
-        return text
-    content = read_source(text.removeprefix("@"))
-    return " ".join(line.split("#", 1)[0] for line in content.splitlines())
+        cards = text
+    else:
+        content = read_text(text.removeprefix("@"), "cards")
+        cards = " ".join(line.split("#", 1)[0] for line in content.splitlines())
+    if not cards.strip():
+        source = "CARDS" if text == "" else source_name(text.removeprefix("@"))
+        raise BadInput(f"{source}: no cards given")
+    return cards
 
 
 def read_deal(
@@ -87,12 +151,13 @@ def read_deal(
     if source is not None:
         if any(hand is not None for hand in hands):
             raise click.UsageError("give a DEAL file or the hand options, not both")
-        return parse_deal(read_source(source))
+        return parse_deal(read_source(source), source_name(source))
     if any(hand is None for hand in hands):
         raise click.UsageError(
             "give a DEAL file (or - for stdin), or all of --landlord, --peasant1, --peasant2"
         )
-    return Deal.parse(*(read_cards(hand) for hand in hands if hand is not None))
+    # An empty hand is left to the deal's own message ("peasant 1's hand is empty").
+    return Deal.parse(*(read_cards(hand) if hand else "" for hand in hands if hand is not None))
 
 
 def rules_option(command: F) -> F:
@@ -152,12 +217,10 @@ def positive_seconds(
 
 
 def write_json(path: str, document: Any) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as file:
-            json.dump(document, file, indent=2)
-            file.write("\n")
-    except OSError as error:
-        raise BadInput(f"cannot write {path}: {error.strerror}") from None
+    """Write a JSON document whole (``-``: stdout); a failure is one line, exit 2."""
+    with open_output(path) as file:
+        json.dump(document, file, indent=2)
+        file.write("\n")
 
 
 def cluster_options(default_workers: int) -> Callable[[F], F]:
@@ -184,12 +247,36 @@ def cluster_options(default_workers: int) -> Callable[[F], F]:
     return decorate
 
 
+def usable_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _capped(option: str, wanted: int) -> int:
+    """``wanted`` workers, or the cores here with a warning: more only thrash (and may not start)."""
+    cores = usable_cores()
+    if wanted <= cores:
+        return wanted
+    click.echo(
+        f"Warning: {option} {wanted} is more than the {cores} cores here; using {cores}", err=True
+    )
+    return cores
+
+
 def make_runner(workers: int, scheduler: str | None, local_cluster: int | None) -> Runner:
-    """The runner the cluster options ask for; a bad address is a one-line error."""
+    """The runner the cluster options ask for; a bad address is a one-line error.
+
+    ``--workers`` and ``--local-cluster`` are capped at the cores this machine has.
+    """
     if scheduler is not None and local_cluster is not None:
         raise click.UsageError("give --scheduler or --local-cluster, not both")
+    if local_cluster is not None:
+        local_cluster = _capped("--local-cluster", local_cluster)
     try:
-        return runner_for(workers, scheduler, local_cluster)
+        return runner_for(_capped("--workers", workers), scheduler, local_cluster)
     except ValueError as error:
         raise BadInput(str(error)) from None
 

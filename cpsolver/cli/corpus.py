@@ -4,24 +4,26 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import click
 
 from cpsolver import cpsat
-from cpsolver.batch import BatchOptions, done_ids, run_batch
+from cpsolver.batch import BatchOptions, done_ids, lock_output, run_batch
 from cpsolver.cli.base import (
     BadInput,
+    Interrupted,
     cli,
     cluster_options,
     common_options,
     emit_json,
     make_runner,
     positive_seconds,
-    read_source,
+    sigterm_as_interrupt,
     sizes_option,
     with_progress,
 )
@@ -31,12 +33,14 @@ from cpsolver.dealformat import (
     DealFormatError,
     deal_as_dict,
     deal_as_text,
-    read_corpus,
+    read_corpus_lines,
 )
 from cpsolver.dealgen import KINDS, generate
 from cpsolver.engines import DEFAULT_ENGINE, ENGINES
+from cpsolver.reading import read_lines
 from cpsolver.rules import load_rules, read_rules_text
 from cpsolver.spring import OBJECTIVES
+from cpsolver.writing import open_output, safe_name, write_text
 
 
 @cli.command("deal")
@@ -62,11 +66,11 @@ from cpsolver.spring import OBJECTIVES
 @click.option(
     "-o",
     "--output",
-    type=click.File("w", encoding="utf-8"),
     default="-",
-    help="Write the corpus here (default: stdout).",
+    metavar="FILE",
+    help="Write the corpus here (default: stdout, also -).",
 )
-def deal_command(kind: str, count: int, seed: int, sizes: Any, output: IO[str]) -> None:
+def deal_command(kind: str, count: int, seed: int, sizes: Any, output: str) -> None:
     """Write a JSON-lines corpus of random deals, each with an id.
 
     \b
@@ -76,8 +80,9 @@ def deal_command(kind: str, count: int, seed: int, sizes: Any, output: IO[str]) 
     """
     if sizes is not None and kind != "endgame":
         raise click.UsageError("--sizes is for --kind endgame")
-    for entry in generate(kind, count, seed, *([sizes] if sizes else [])):
-        output.write(json.dumps({"id": entry.id, **deal_as_dict(entry.deal)}) + "\n")
+    with open_output(output) as stream:
+        for entry in generate(kind, count, seed, *([sizes] if sizes else [])):
+            stream.write(json.dumps({"id": entry.id, **deal_as_dict(entry.deal)}) + "\n")
 
 
 def _summary_table(summary: Summary) -> str:
@@ -96,7 +101,21 @@ def _summary_table(summary: Summary) -> str:
         (f"time {name}", f"{t['total_s']:.2f} s, {t['median_ms']:.2f} ms median")
         for name, t in times.items()
     ]
+    rows += [
+        (f"{name} protocol", _protocol_words(version))
+        for name, version in summary.protocols.items()
+    ]
+    if summary.shrinks_cut_short:
+        rows.append(("shrinks cut short", f"{summary.shrinks_cut_short} (--shrink-budget)"))
     return "\n".join(f"{label:<18}{value}" for label, value in rows)
+
+
+def _protocol_words(version: int | None) -> str:
+    if version == 2:
+        return "2 (echoes ids)"
+    if version == 1:
+        return "1 (no id echo: a second answer to one deal cannot be told from the next)"
+    return "unknown (it never answered)"
 
 
 @cli.command("crosscheck")
@@ -130,6 +149,14 @@ def _summary_table(summary: Summary) -> str:
     help="How long each solver may take on one deal.",
 )
 @click.option(
+    "--shrink-budget",
+    type=float,
+    callback=positive_seconds,
+    metavar="SECONDS",
+    help="How long shrinking one failure may take (default: 5 x --timeout); "
+    "past it the smallest failing deal found is kept.",
+)
+@click.option(
     "--reproducers",
     "out_dir",
     type=click.Path(file_okay=False),
@@ -152,6 +179,7 @@ def crosscheck_command(
     seed: int,
     against: str | None,
     timeout: float,
+    shrink_budget: float | None,
     out_dir: str,
     optima: bool,
     workers: int,
@@ -179,35 +207,30 @@ def crosscheck_command(
         raise click.UsageError("give a CORPUS file (or -) or --generate KIND, one of them")
     entries: Iterable[CorpusEntry | DealFormatError]
     if corpus is not None:
-        entries = read_corpus(read_source(corpus).splitlines())
+        entries = read_corpus_lines(read_lines(corpus))
         total = None
     else:
         entries = generate(kind or "full", count, seed)
         total = count
     solvers: list[Solver] = [EngineSolver(name, rules, timeout, optima) for name in ENGINES]
     if against is not None:
-        try:
-            solvers.append(CommandSolver(against, timeout))
-        except ValueError as error:
-            raise BadInput(str(error)) from None
+        solvers.append(CommandSolver(against, timeout))  # an empty command: one line, exit 2
+    budget = shrink_budget if shrink_budget is not None else 5 * timeout
     try:
         runner = make_runner(workers, scheduler, local_cluster)
-    except click.ClickException:
-        for solver in solvers:
-            solver.close()
-        raise
-    try:
-        summary = with_progress(
-            total,
-            not (quiet or as_json),
-            lambda advance: crosscheck(entries, solvers, rules, lambda: advance(1), runner),
-        )
-    except ValueError as error:  # the external command could not be started
-        raise BadInput(str(error)) from None
+        with sigterm_as_interrupt():
+            summary = with_progress(
+                total,
+                not (quiet or as_json),
+                lambda advance: crosscheck(
+                    entries, solvers, rules, lambda: advance(1), runner, budget
+                ),
+            )
     finally:
         for solver in solvers:
             solver.close()
-        runner.close()
+        if "runner" in locals():
+            runner.close()
     written = _write_reproducers(summary, out_dir) if summary.findings else []
     if as_json:
         emit_json(summary.as_dict())
@@ -219,6 +242,10 @@ def crosscheck_command(
             click.echo(f"bad line: {line}", err=True)
         for problem in summary.problems[:20]:
             click.echo(f"{problem['solver']} on {problem['id']}: {problem['problem']}", err=True)
+        if summary.interrupted:
+            click.echo("interrupted: the summary covers the deals checked so far", err=True)
+    if summary.interrupted:
+        sys.exit(Interrupted.exit_code)
     if summary.findings or summary.problems:
         sys.exit(1)
     if summary.bad_lines:
@@ -230,23 +257,23 @@ def _write_reproducers(summary: Summary, out_dir: str) -> list[str]:
     folder = Path(out_dir)
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        paths = []
-        for finding in summary.findings:
-            path = folder / f"{finding.id}.txt"
-            header = [
-                f"# cpsolver crosscheck: {finding.kind} on deal {finding.id}",
-                f"# {finding.reason}",
-                "# verdicts here: "
-                + ", ".join(f"{name} {v}" for name, v in finding.verdicts.items()),
-                (
-                    f"# shrunk from {sum(map(len, finding.original.hands))} cards to "
-                    f"{sum(map(len, finding.deal.hands))}; original: {deal_as_dict(finding.original)}"
-                ),
-            ]
-            path.write_text("\n".join(header) + "\n" + deal_as_text(finding.deal), encoding="utf-8")
-            paths.append(str(path))
     except OSError as error:
         raise BadInput(f"cannot write reproducers to {out_dir}: {error.strerror}") from None
+    paths = []
+    taken = {entry.name.lower() for entry in folder.iterdir()}  # never overwrite an earlier run's
+    for finding in summary.findings:
+        path = folder / safe_name(finding.id, taken)
+        header = [
+            f"# cpsolver crosscheck: {finding.kind} on deal {json.dumps(finding.id)}",
+            f"# {' '.join(finding.reason.splitlines())}",
+            "# verdicts here: " + ", ".join(f"{name} {v}" for name, v in finding.verdicts.items()),
+            (
+                f"# shrunk from {sum(map(len, finding.original.hands))} cards to "
+                f"{sum(map(len, finding.deal.hands))}; original: {deal_as_dict(finding.original)}"
+            ),
+        ]
+        write_text(str(path), "\n".join(header) + "\n" + deal_as_text(finding.deal))
+        paths.append(str(path))
     return paths
 
 
@@ -316,24 +343,25 @@ def batch_command(
         raise BadInput(
             f"{out_path}: the output must be a file (it is appended to, and read to resume)"
         )
-    try:
-        done = done_ids(path)
-    except OSError as error:
-        raise BadInput(f"cannot read {out_path}: {error.strerror}") from None
-    total = _count_lines(corpus) if corpus != "-" else None
-    lines = sys.stdin if corpus == "-" else _open_lines(corpus)
-    runner = make_runner(workers, scheduler, local_cluster)
-    try:
-        with path.open("a", encoding="utf-8") as output:
-            summary = with_progress(
-                total,
-                not (quiet or as_json),
-                lambda advance: run_batch(lines, output, options, runner, done.ids, advance),
-            )
-    except OSError as error:
-        raise BadInput(f"cannot write {out_path}: {error.strerror}") from None
-    finally:
-        runner.close()
+    with lock_output(path) as output:
+        try:
+            done = done_ids(path)
+        except OSError as error:
+            raise BadInput(f"cannot read {out_path}: {error.strerror}") from None
+        total = _count_lines(corpus)
+        lines = read_lines(corpus)
+        runner = make_runner(workers, scheduler, local_cluster)
+        try:
+            with sigterm_as_interrupt():
+                summary = with_progress(
+                    total,
+                    not (quiet or as_json),
+                    lambda advance: run_batch(
+                        lines, output, options, runner, done.ids, advance, out_path
+                    ),
+                )
+        finally:
+            runner.close()
     report = summary.as_dict()
     if as_json:
         emit_json(report)
@@ -345,25 +373,22 @@ def batch_command(
             f"solved {report['solved']} deals ({verdicts}) in {report['seconds']} s, "
             f"{report['deals_per_second']} deals/s; {report['errors']} error records; "
             f"{report['skipped_already_done']} already done"
+            + ("; interrupted (rerun to resume)" if summary.interrupted else "")
         )
         for slow in report["slowest"]:
             click.echo(f"  slow: {slow['id']} {slow['seconds']:.3f} s")
+    if summary.interrupted:
+        sys.exit(Interrupted.exit_code)
     errors = summary.errors + done.errors
     sys.exit(2 if errors else 3 if summary.verdicts["unknown"] + done.unknowns else 0)
 
 
-def _open_lines(path: str) -> Iterator[str]:
-    """The lines of a file, read lazily."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as file:
-            yield from file
-    except OSError as error:
-        raise BadInput(f"cannot read {path}: {error.strerror}") from None
-
-
 def _count_lines(path: str) -> int | None:
+    """The lines of a regular file, for the progress bar; None for stdin, pipes and devices."""
     try:
+        if path == "-" or not stat.S_ISREG(os.stat(path).st_mode):
+            return None
         with open(path, "rb") as file:
-            return sum(1 for line in file if line.strip())
-    except OSError as error:
-        raise BadInput(f"cannot read {path}: {error.strerror}") from None
+            return sum(block.count(b"\n") for block in iter(lambda: file.read(1 << 20), b""))
+    except OSError:
+        return None  # reading it will say why

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from typing import IO, Any
+from typing import Any
 
 import click
 
@@ -20,7 +20,9 @@ from cpsolver.cli.base import (
 )
 from cpsolver.errors import CpsolverError
 from cpsolver.game.engine import replay
+from cpsolver.reading import InputError, loads_json, source_name
 from cpsolver.rules import load_rules
+from cpsolver.writing import open_output, write_line
 
 
 @cli.command("play")
@@ -31,11 +33,11 @@ from cpsolver.rules import load_rules
 @click.option(
     "--record",
     "record_path",
-    type=click.File("a", encoding="utf-8"),
+    metavar="FILE",
     help="Append each hand's JSON record here (for 'cpsolver replay').",
 )
 @rules_option
-def play_command(seed: int | None, seat: int, record_path: IO[str] | None, rules_name: str) -> None:
+def play_command(seed: int | None, seat: int, record_path: str | None, rules_name: str) -> None:
     """Play Dou Dizhu in the terminal against two bots, hand after hand, with a running score.
 
     Type cards to play them (33, TJQKA, '777888 3 4'), 'pass', 'hint' (cycles
@@ -67,8 +69,9 @@ def play_command(seed: int | None, seat: int, record_path: IO[str] | None, rules
         )
     finally:
         if record_path is not None:
-            for record in table.records:
-                record_path.write(json.dumps(record) + "\n")
+            with open_output(record_path, append=True) as stream:
+                for record in table.records:
+                    write_line(stream, json.dumps(record), record_path)
 
 
 @cli.command("replay")
@@ -87,14 +90,19 @@ def replay_command(record_file: str, as_json: bool, rules_name: str) -> None:
       cpsolver replay hands.jsonl --json
     """
     rules = load_rules(rules_name)
-    text = read_source(record_file)
+    text = read_source(record_file, "record")
+    source = source_name(record_file)
     try:
-        records = [json.loads(line) for line in text.splitlines() if line.strip()]
-    except (json.JSONDecodeError, RecursionError):
-        try:
-            records = [json.loads(text)]
-        except (json.JSONDecodeError, RecursionError) as error:
-            raise BadInput(f"{record_file}: not JSON: {error}") from None
+        records = [
+            loads_json(line, source, number)
+            for number, line in enumerate(text.splitlines(), 1)
+            if line.strip()
+        ]
+    except InputError as error:
+        try:  # one record over several lines
+            records = [loads_json(text, source)]
+        except InputError:
+            raise error from None
     if not records:
         raise BadInput(f"{record_file}: no game records in it")
     results: list[dict[str, Any]] = []
@@ -114,7 +122,8 @@ def replay_command(record_file: str, as_json: bool, rules_name: str) -> None:
         if not as_json:
             result = game.result()
             click.echo(
-                f"hand {number} (seed {record['seed']}): {result['winner']}, score {result['score']}"
+                f"hand {number} (seed {record.get('seed')}): {result['winner']}, "
+                f"score {result['score']}"
             )
     if as_json:
         emit_json({"valid": True, "failure": None, "replayed": results})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import IO, Any
+from typing import Any
 
 import click
 
@@ -33,10 +33,12 @@ from cpsolver.errors import CpsolverError
 from cpsolver.movegen import generator
 from cpsolver.positionformat import parse_position
 from cpsolver.proof import build_proof, read_proof
+from cpsolver.reading import InputError, loads_json, source_name
 from cpsolver.rules import RuleSet, load_rules
 from cpsolver.spring import OBJECTIVES, SpringResult, Verdict
 from cpsolver.verify import check_certificate, check_proof
 from cpsolver.verify_strategy import check_strategy
+from cpsolver.writing import write_text
 
 _EXIT_CODES = {Verdict.SPRING: 0, Verdict.NO_SPRING: 1, Verdict.UNKNOWN: 3}
 
@@ -191,13 +193,13 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
         raise click.UsageError("give at most a DEAL and a PROOF")
     rules = load_rules(rules_name)
     deal_text = read_source(files[0]) if len(files) == 2 else None
-    text = read_source(files[-1])
+    text = read_source(files[-1], "proof")
     if deal_text is not None and '"format"' in deal_text and '"format"' not in text:
         raise click.UsageError("give the DEAL first, then the PROOF")
     try:
-        parsed = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as error:
-        raise BadInput(f"{files[-1]}: not a proof: not JSON ({error})") from None
+        parsed = loads_json(text, f"{source_name(files[-1])}: not a proof")
+    except InputError as error:
+        raise BadInput(str(error)) from None
     if not isinstance(parsed, dict):
         raise BadInput(f"{files[-1]}: not a proof: a proof is a JSON object")
     document: dict[str, Any] | None = None
@@ -303,15 +305,15 @@ def explain_command(
 @click.option(
     "--cnf",
     "cnf_path",
-    type=click.File("w", encoding="utf-8"),
     default="-",
-    help="Write the CNF here, in DIMACS (default: stdout).",
+    metavar="FILE",
+    help="Write the CNF here, in DIMACS (default: stdout, also -).",
 )
 @click.option(
     "--drat",
     "drat_path",
-    type=click.File("w", encoding="utf-8"),
-    help="Write the refutation here, in DRAT text.",
+    metavar="FILE",
+    help="Write the refutation here, in DRAT text (- for stdout).",
 )
 @rules_option
 def export_cnf_command(
@@ -319,8 +321,8 @@ def export_cnf_command(
     landlord: str | None,
     peasant1: str | None,
     peasant2: str | None,
-    cnf_path: IO[str],
-    drat_path: IO[str] | None,
+    cnf_path: str,
+    drat_path: str | None,
     rules_name: str,
 ) -> None:
     """Write a no-spring deal's certificate CNF (DIMACS) and refutation (DRAT) for other checkers.
@@ -347,6 +349,6 @@ def export_cnf_command(
         "at most one answerable? Unsatisfiable means no spring.",
         f"deal: {json.dumps(document['deal'])}; rules: {rules.name} ({rules.digest})",
     ]
-    cnf_path.write(cnf.dimacs(comments))
+    write_text(cnf_path, cnf.dimacs(comments))
     if drat_path is not None:
-        drat_path.write("\n".join(document["proof"]) + "\n")
+        write_text(drat_path, "\n".join(document["proof"]) + "\n")

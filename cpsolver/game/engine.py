@@ -267,8 +267,10 @@ def replay(record: dict[str, Any], rules: RuleSet | None = None) -> Game:
         rules.digest,
     ):
         name = made.get("name") if isinstance(made, dict) else None
+        digest = made.get("digest") if isinstance(made, dict) else None
         raise IllegalActionError(
-            f"the record was made under the rules {name!r}, not {rules.name!r}: replay it with --rules {name}"
+            f"the record was made under the rules {name!r} ({digest}), not {rules.name!r} "
+            f"({rules.digest}): replay it with --rules {name} if those are the rules you mean"
         )
     try:
         seed, first = _whole(record["seed"], "seed"), _whole(record["first_bidder"], "first_bidder")
@@ -279,9 +281,10 @@ def replay(record: dict[str, Any], rules: RuleSet | None = None) -> Game:
         steps += [
             ("action", _whole(s["seat"], "seat"), _text(s["cards"])) for s in record["actions"]
         ]
+        recorded_deal = record["deal"]
     except (KeyError, TypeError) as error:
         raise IllegalActionError(f"not a game record: missing or wrong {error}") from None
-    if record["deal"] != {"hands": [str(h) for h in game.hands], "bottom": str(game.bottom)}:
+    if recorded_deal != {"hands": [str(h) for h in game.hands], "bottom": str(game.bottom)}:
         raise IllegalActionError(f"seed {seed} deals other cards than the record")
     for number, (what, seat, value) in enumerate(steps, 1):
         try:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from cpsolver.cards import Deal
 from cpsolver.errors import CpsolverError
@@ -221,9 +222,11 @@ class PersonTable:
                 game.make_bid(self.seat, amount)
                 return
             except ValueError:
-                self.console.print(f"[red]{answer!r} is no bid: type {options} or pass[/red]")
+                self.console.print(
+                    f"[red]{escape(repr(answer))} is no bid: type {options} or pass[/red]"
+                )
             except CpsolverError as error:
-                self.console.print(f"[red]{error}[/red]")
+                self.console.print(f"[red]{escape(str(error))}[/red]")
 
     def _person_plays(self, game: Game) -> None:
         self._show(game)
@@ -249,8 +252,8 @@ class PersonTable:
             try:
                 game.play(self.seat, answer)
                 return
-            except CpsolverError as error:
-                self.console.print(f"[red]{error}[/red]")
+            except CpsolverError as error:  # it quotes what was typed: never read as markup
+                self.console.print(f"[red]{escape(str(error))}[/red]")
 
     def _show(self, game: Game) -> None:
         counts = ", ".join(f"{self.name(s)} {len(game.hands[s])}" for s in range(3))
