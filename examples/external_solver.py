@@ -2,9 +2,10 @@
 
     cpsolver crosscheck --generate endgame --count 100 --against 'python examples/external_solver.py'
 
-It reads one JSON deal per line on stdin ({"landlord": ..., "peasants": [...]})
-and writes one JSON answer per line on stdout ({"verdict": "spring" |
-"no_spring", "plan": [cards, ...]}), flushing after each. Its method is the
+It reads one JSON request per line on stdin ({"protocol": 2, "id": ...,
+"landlord": ..., "peasants": [...]}) and writes one JSON answer per line on
+stdout, echoing the id ({"id": ..., "verdict": "spring" | "no_spring",
+"plan": [cards, ...]}), flushing after each (protocol version 2). Its method is the
 naive one: try every split of the landlord's hand (always covering the lowest
 card left), counting the plays a peasant can answer. It is exact, and slow on
 full deals; a template for wiring your own solver to `cpsolver crosscheck`.
@@ -48,9 +49,9 @@ def main() -> None:
         request = json.loads(line)
         deal = Deal.parse(request["landlord"], *request["peasants"])
         plan = solve(deal)
-        answer = (
-            {"verdict": "spring", "plan": plan} if plan is not None else {"verdict": "no_spring"}
-        )
+        answer = {"id": request["id"], "verdict": "spring" if plan is not None else "no_spring"}
+        if plan is not None:
+            answer["plan"] = plan
         print(json.dumps(answer), flush=True)
 
 
