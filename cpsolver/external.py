@@ -144,6 +144,8 @@ class ExternalSolver:
             if self._process is not None and self._process.poll() is None
             else self._start()
         )
+        if self.version == 1:  # let the reader thread queue any line already sent: no ids to tell
+            time.sleep(0.001)
         stale = self._drain()
         if stale and self.version == 1:  # without ids, a left-over line means out of step
             self._stop()

@@ -160,9 +160,8 @@ def test_an_external_solver_that_answers_twice_is_out_of_step(tmp_path: Path) ->
     twice = external(
         tmp_path,
         "twice",
-        "for line in sys.stdin:\n"
-        "    print(json.dumps({'verdict': 'unknown'}), flush=True)\n"
-        "    print(json.dumps({'verdict': 'unknown'}), flush=True)\n",
+        "for line in sys.stdin:\n"  # both lines in one write: no race with the next request
+        "    print(json.dumps({'verdict': 'unknown'}) + '\\n' + json.dumps({'verdict': 'unknown'}), flush=True)\n",
     )
     try:
         summary = crosscheck(generate("endgame", 4, seed=1), [*ours(), twice], RULES)
