@@ -16,10 +16,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from cpsolver.endgame.solver import PASS, Move, OutOfTime, Search, state_of
+from cpsolver.endgame import solver
+from cpsolver.endgame.solver import OutOfTime, Search, State, state_of
 from cpsolver.endgame.strategy import Strategy
+from cpsolver.plays import Play
 from cpsolver.position import Position
 from cpsolver.rules import RuleSet
+
+PASS = "pass"
+Move = Play | str  # a play, or PASS
 
 
 @dataclass
@@ -72,7 +77,7 @@ def solve(
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     search = Search(position.players, rules, deadline)
-    root = state_of(position)
+    root = state_of(search, position)
     mover = position.side_of(position.turn)
     try:
         mover_wins = search.wins(*root)
@@ -86,25 +91,27 @@ def solve(
     stats["search_seconds"] = round(solved - started, 6)
     stats["strategy_nodes"] = len(strategy.nodes)
     winner = mover if mover_wins else 1 - mover
-    return EndgameResult(position, winner, moves, strategy.line(), stats, strategy)
+    line = [(player, _move(search, move)) for player, move in strategy.line()]
+    return EndgameResult(position, winner, moves, line, stats, strategy)
 
 
-def _winning_moves(search: Search, root: Any, all_moves: bool) -> list[Move]:
+def _move(search: Search, move: solver.Move) -> Move:
+    """A search's move as the library gives it: a play, or PASS."""
+    return PASS if move == solver.PASS else search.play_of[move]
+
+
+def _winning_moves(search: Search, root: State, all_moves: bool) -> list[Move]:
     """The winning moves at ``root`` (a won state): the one found, or all of them."""
     if not all_moves:
-        entry = search.table[root]
+        entry = search.entry(root)
         assert entry is not None
-        return [entry[0] if isinstance(entry, list) else entry]
+        return [_move(search, entry[0] if isinstance(entry, tuple) else entry)]
     side = search.side[root[1]]
     found: list[Move] = []
     for move in search.legal(root):
-        _, child = search.successor(root, move)
-        if child is None:
-            found.append(move)
-            continue
-        won = search.wins(*child)
-        if won == (search.side[child[1]] == side):
-            found.append(move)
+        child = search.successor(root, move)
+        if child is None or search.wins(*child) == (search.side[child[1]] == side):
+            found.append(_move(search, move))
     return found
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from cpsolver.cards import rank_symbol
 from cpsolver.endgame.answer import EndgameResult
-from cpsolver.endgame.solver import PASS, Move, State, unpack
+from cpsolver.endgame.solver import NO_TABLE, PASS, Search, State, unpack
 from cpsolver.endgame.strategy import Edge
 from cpsolver.plays import Play
 from cpsolver.positionformat import position_as_dict
@@ -38,13 +38,14 @@ def build_strategy_proof(result: EndgameResult, rules: RuleSet) -> dict[str, Any
             if child is not None and child not in ids:
                 ids[child] = len(order)
                 order.append(child)
-        entry = _position(state)
+        search = strategy.search
+        entry = _position(search, state)
         if node.plan:
-            entry["spring"] = [_play(p) for p in node.plan]
+            entry["spring"] = [_play(search.play_of[p]) for p in node.plan]
         elif node.winning:
-            entry["move"] = _edge(node.edges[0], ids)
+            entry["move"] = _edge(search, node.edges[0], ids)
         else:
-            entry["replies"] = [_edge(edge, ids) for edge in node.edges]
+            entry["replies"] = [_edge(search, edge, ids) for edge in node.edges]
         nodes.append(entry)
     return {
         "format": FORMAT,
@@ -59,25 +60,21 @@ def build_strategy_proof(result: EndgameResult, rules: RuleSet) -> dict[str, Any
 
 
 def _play(play: Play) -> dict[str, Any]:
+    """A play as a proof names it: cards, kind and rank (the reading, where two exist)."""
     return {"cards": str(play), "kind": play.kind.value, "rank": rank_symbol(play.rank)}
 
 
-def _edge(edge: Edge, ids: dict[State, int]) -> dict[str, Any]:
+def _edge(search: Search, edge: Edge, ids: dict[State, int]) -> dict[str, Any]:
     move, child = edge
-    found: dict[str, Any] = {"cards": "pass"} if move is PASS else _play(_as_play(move))
+    found: dict[str, Any] = {"cards": "pass"} if move == PASS else _play(search.play_of[move])
     found["next"] = None if child is None else ids[child]
     return found
 
 
-def _as_play(move: Move) -> Play:
-    assert isinstance(move, Play)
-    return move
-
-
-def _position(state: State) -> dict[str, Any]:
+def _position(search: Search, state: State) -> dict[str, Any]:
     hands, turn, table, by = state
     return {
         "hands": [str(unpack(h)) for h in hands],
         "turn": turn,
-        "table": None if table is None else {**_play(table), "by": by},
+        "table": None if table == NO_TABLE else {**_play(search.play_of[table]), "by": by},
     }

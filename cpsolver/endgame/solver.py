@@ -12,10 +12,14 @@ What makes it fast:
 - *runs out*: a player on lead whose hand splits into plays that no opponent
   can answer, but for one played last, wins without further search (the
   spring question, with "neither opponent" in place of "neither peasant");
+  a player who can answer with a play no opponent can beat, and then runs
+  out, wins too;
 - move ordering: bombs and the rocket last, then the plays that leave the
   fewest plays in hand, the lowest first, so that the winning move is
   usually met first;
-- over a partner's play, passing is tried first; over an opponent's, last.
+- over a partner's play, passing is tried first; over an opponent's, last;
+- plays are small ints inside the search (their index in ``play_of``), so
+  that the tables hash ints and tuples of ints only.
 """
 
 from __future__ import annotations
@@ -31,9 +35,11 @@ from cpsolver.rules import RuleSet
 _GUARDS = sum(8 << (4 * r) for r in range(RANK_COUNT))  # bit 3 of every 4-bit field
 _CHECK_EVERY = 1024  # nodes between clock reads
 
-PASS = "pass"
-Move = Play | str  # a play, or PASS
-State = tuple[tuple[int, ...], int, Play | None, int]  # packed hands, turn, table, by (-1: none)
+PASS = -1
+NO_TABLE = -1
+Move = int  # a play's index in Search.play_of, or PASS
+State = tuple[tuple[int, ...], int, int, int]  # packed hands, turn, table play (or NO_TABLE), by
+Entry = Move | tuple[Move, ...] | None  # the winning move, a plan that runs out, or None: a loss
 
 
 def pack(hand: Hand) -> int:
@@ -56,10 +62,10 @@ class OutOfTime(Exception):
 
 
 class Search:
-    """The search over one position's game: its tables outlive one question.
+    """The search over one game: its tables outlive one question.
 
-    ``wins(state)`` answers for the side to move; ``best[state]`` then holds
-    the winning move found (a play, ``PASS``, or a plan that runs out).
+    ``wins(*state)`` answers for the side to move; ``table[state]`` then
+    holds the winning move found, or a plan that runs out, or None for a loss.
     """
 
     def __init__(
@@ -70,47 +76,72 @@ class Search:
         self.deadline = deadline
         self.nodes = 0
         self.side = [0] + [1] * (players - 1)
-        # The exact table: state -> winning move (or None: the side to move loses).
-        self.table: dict[State, Move | list[Play] | None] = {}
-        self._plays: dict[int, list[tuple[Play, int]]] = {}
-        self._answers: dict[tuple[int, Play], list[tuple[Play, int]]] = {}
-        self._answerable: dict[tuple[int, Play], bool] = {}
-        self._runs_out: dict[tuple[int, tuple[int, ...]], list[Play] | None] = {}
+        self.table: dict[State, Entry] = {}
+        # Every play met, by index: the play, its packed cards, what ordering reads of it.
+        self.play_of: list[Play] = []
+        self.packed_of: list[int] = []
+        self._index: dict[Play, int] = {}
+        self._strong: list[bool] = []
+        self._rank: list[int] = []
+        self._size: list[int] = []
+        self._plays: dict[int, list[int]] = {}
+        self._answers: dict[int, dict[int, list[int]]] = {}
+        self._answerable: dict[int, dict[int, bool]] = {}
+        self._runs_out: dict[tuple[int, tuple[int, ...]], tuple[Move, ...] | None] = {}
         self._fewest: dict[int, int] = {}
-        self.packed: dict[Play, int] = {}
+        self._classes: dict[tuple[Move, ...], int] = {}
+        self._class_of: dict[int, dict[Move, int]] = {}
 
-    # -- the rules core, cached on packed hands ------------------------------
+    # -- the rules core, cached on packed hands and play indices ------------
 
-    def plays(self, hand: int) -> list[tuple[Play, int]]:
-        """Every play in a packed hand, with its packed cards."""
+    def index(self, play: Play) -> Move:
+        """The index of a play, given on first sight."""
+        found = self._index.get(play)
+        if found is None:
+            found = self._index[play] = len(self.play_of)
+            self.play_of.append(play)
+            self.packed_of.append(pack(play.cards))
+            self._strong.append(play.kind is Kind.BOMB or play.kind is Kind.ROCKET)
+            self._rank.append(play.rank)
+            self._size.append(play.size)
+        return found
+
+    def plays(self, hand: int) -> list[Move]:
+        """Every play in a packed hand."""
         found = self._plays.get(hand)
         if found is None:
-            found = [(p, self._pack(p)) for p in self.moves.plays(unpack(hand))]
-            self._plays[hand] = found
+            found = self._plays[hand] = [self.index(p) for p in self.moves.plays(unpack(hand))]
         return found
 
-    def answers(self, hand: int, play: Play) -> list[tuple[Play, int]]:
-        """Every play in a packed hand that beats ``play``."""
-        key = (hand, play)
-        found = self._answers.get(key)
+    def answers(self, hand: int, play: Move) -> list[Move]:
+        """Every play in a packed hand that beats play ``play``."""
+        by_play = self._answers.get(hand)
+        if by_play is None:
+            by_play = self._answers[hand] = {}
+        found = by_play.get(play)
         if found is None:
-            found = [(p, self._pack(p)) for p in self.moves.answers(unpack(hand), play)]
-            self._answers[key] = found
+            beaten = self.play_of[play]
+            found = by_play[play] = [
+                self.index(p) for p in self.moves.answers(unpack(hand), beaten)
+            ]
         return found
 
-    def can_answer(self, hand: int, play: Play) -> bool:
-        """Whether a packed hand holds a play that beats ``play``."""
-        key = (hand, play)
-        found = self._answerable.get(key)
+    def can_answer(self, hand: int, play: Move) -> bool:
+        """Whether a packed hand holds a play that beats play ``play``."""
+        by_play = self._answerable.get(hand)
+        if by_play is None:
+            by_play = self._answerable[hand] = {}
+        found = by_play.get(play)
         if found is None:
-            found = self._answerable[key] = self.moves.can_answer(unpack(hand), play)
+            found = by_play[play] = self.moves.can_answer(unpack(hand), self.play_of[play])
         return found
 
-    def _pack(self, play: Play) -> int:
-        packed = self.packed.get(play)
-        if packed is None:
-            packed = self.packed[play] = pack(play.cards)
-        return packed
+    def _safe(self, play: Move, opponents: tuple[int, ...]) -> bool:
+        """Whether no opponent can beat the play (nor ever will: hands only shrink)."""
+        for opponent in opponents:
+            if self.can_answer(opponent, play):
+                return False
+        return True
 
     # -- bounds and shortcuts ----------------------------------------------
 
@@ -121,17 +152,19 @@ class Search:
         found = self._fewest.get(hand)
         if found is not None:
             return found
-        lowest = ((hand & -hand).bit_length() - 1) // 4
+        lowest = 0xF << (4 * (((hand & -hand).bit_length() - 1) // 4))
         best = 1 << 30
-        for play, packed in self.plays(hand):
-            if (packed >> (4 * lowest)) & 0xF and _contains(hand, packed):
+        packed_of = self.packed_of
+        for play in self.plays(hand):
+            packed = packed_of[play]
+            if packed & lowest:
                 best = min(best, 1 + self.fewest(hand - packed))
                 if best == 1:
                     break
         self._fewest[hand] = best
         return best
 
-    def runs_out(self, hand: int, opponents: tuple[int, ...]) -> list[Play] | None:
+    def runs_out(self, hand: int, opponents: tuple[int, ...]) -> tuple[Move, ...] | None:
         """Plays that empty ``hand`` from the lead with none but the last answerable, or None.
 
         Each such play keeps the lead (every opponent must pass; a partner
@@ -140,125 +173,164 @@ class Search:
         key = (hand, opponents)
         if key in self._runs_out:
             return self._runs_out[key]
+        packed_of = self.packed_of
         plays = self.plays(hand)
         # Larger plays first: the plan found then looks like play (KK, not K and K).
-        safe = sorted(
-            (
-                (play, packed)
-                for play, packed in plays
-                if not any(self.can_answer(o, play) for o in opponents)
-            ),
-            key=lambda item: -item[0].size,
+        safe = sorted((p for p in plays if self._safe(p, opponents)), key=lambda p: -self._size[p])
+        coverable = 0
+        for play in safe:
+            coverable |= packed_of[play]
+        # Ranks no safe play holds: the one answerable play, played last, must take them all.
+        uncovered = sum(
+            0xF << (4 * r)
+            for r in range(RANK_COUNT)
+            if (hand >> (4 * r)) & 0xF and not (coverable >> (4 * r)) & 0xF
         )
-        memo: dict[int, tuple[Play, int] | None] = {}
+        memo: dict[int, Move | None] = {}
 
-        def cover(left: int) -> tuple[Play, int] | None:
+        def cover(left: int) -> Move | None:
             """A safe play holding the lowest card of ``left`` that starts a safe split."""
             if left in memo:
                 return memo[left]
             lowest = 0xF << (4 * (((left & -left).bit_length() - 1) // 4))
             memo[left] = None
-            for play, packed in safe:
+            for play in safe:
+                packed = packed_of[play]
                 if packed & lowest and _contains(left, packed):
                     rest = left - packed
                     if not rest or cover(rest) is not None:
-                        memo[left] = (play, packed)
+                        memo[left] = play
                         break
             return memo[left]
 
-        found: list[Play] | None = None
-        # The one answerable play goes last; try it (or none) with a safe split of the rest.
-        for last, packed in [(None, 0), *plays]:
-            if packed and not _contains(hand, packed):
-                continue
-            rest = hand - packed
+        found: tuple[Move, ...] | None = None
+        if uncovered:
+            lasts = [p for p in plays if _holds_all(packed_of[p], hand, uncovered)]
+        else:
+            lasts = [PASS, *plays]
+        for last in lasts:
+            rest = hand - (packed_of[last] if last != PASS else 0)
             if rest and cover(rest) is None:
                 continue
-            found = []
+            steps = []
             while rest:
                 step = memo[rest]
                 assert step is not None
-                found.append(step[0])
-                rest -= step[1]
-            if last is not None:
-                found.append(last)
+                steps.append(step)
+                rest -= packed_of[step]
+            if last != PASS:
+                steps.append(last)
+            found = tuple(steps)
             break
         self._runs_out[key] = found
         return found
 
     # -- the search ----------------------------------------------------------
 
-    def wins(self, hands: tuple[int, ...], turn: int, table: Play | None, by: int) -> bool:
+    def wins(self, hands: tuple[int, ...], turn: int, table: Move, by: int) -> bool:
         """Whether the side of ``turn`` wins from this state with best play by both sides."""
         state = (hands, turn, table, by)
-        if state in self.table:
-            return self.table[state] is not None
+        key = state if table == NO_TABLE else self.key(state)
+        entry = self.table.get(key, False)
+        if entry is not False:
+            return entry is not None
         self._tick()
         hand = hands[turn]
         side = self.side[turn]
         opponents = tuple(hands[p] for p in range(self.players) if self.side[p] != side)
-        candidates = self.plays(hand) if table is None else self.answers(hand, table)
-        for play, packed in candidates:
-            if packed == hand:  # out now
-                self.table[state] = play
+        candidates = self.plays(hand) if table == NO_TABLE else self.answers(hand, table)
+        packed_of = self.packed_of
+        for play in candidates:
+            if packed_of[play] == hand:  # out now
+                self.table[key] = play
                 return True
-        if table is None:
+        if table == NO_TABLE:
             plan = self.runs_out(hand, opponents)
             if plan is not None:
-                self.table[state] = plan
+                self.table[key] = plan
                 return True
-        for move in self._ordered(candidates, hand, table, by, turn, opponents):
-            _, child = self.successor(state, move)
+        else:
+            for play in candidates:  # an answer nobody beats, then out from the lead
+                if self._safe(play, opponents) and self.runs_out(hand - packed_of[play], opponents):
+                    self.table[key] = play
+                    return True
+        for move in self._ordered(candidates, hand, table, by, turn):
+            child = self.successor(state, move)
             assert child is not None  # a move that empties the hand was taken above
             won = self.wins(*child)
             if won if self.side[child[1]] == side else not won:
-                self.table[state] = move
+                self.table[key] = move
                 return True
-        self.table[state] = None
+        self.table[key] = None
         return False
+
+    def key(self, state: State) -> State:
+        """The table's key for a state: the play to beat stands for what it lets be played.
+
+        Two plays on the table that leave every player still to answer in
+        the trick the same answers give the same game from here (the next
+        table is then the answer itself, or the trick ends), so they share a
+        key: the index of that tuple of answer sets, negated (below NO_TABLE).
+        """
+        hands, turn, table, by = state
+        if table == NO_TABLE:
+            return state
+        found = self._class(hands[turn], table)
+        following = (turn + 1) % self.players
+        if following != by:  # in the three-player game, the next player answers it too
+            found = found * 65536 + self._class(hands[following], table)
+        return (hands, turn, -2 - found, by)
+
+    def _class(self, hand: int, table: Move) -> int:
+        """The number of the set of answers ``hand`` has to play ``table``."""
+        by_table = self._class_of.get(hand)
+        if by_table is None:
+            by_table = self._class_of[hand] = {}
+        found = by_table.get(table)
+        if found is None:
+            answers = tuple(self.answers(hand, table))
+            found = self._classes.get(answers)
+            if found is None:
+                found = self._classes[answers] = len(self._classes)
+            by_table[table] = found
+        return found
+
+    def entry(self, state: State) -> Entry:
+        """What the table holds for a state that has been searched."""
+        return self.table[self.key(state)]
 
     def legal(self, state: State) -> list[Move]:
         """Every legal move of the player to move: any play on lead, else an answer or a pass."""
         hands, turn, table, _ = state
-        if table is None:
-            return [play for play, _ in self.plays(hands[turn])]
-        return [play for play, _ in self.answers(hands[turn], table)] + [PASS]
+        if table == NO_TABLE:
+            return list(self.plays(hands[turn]))
+        return [*self.answers(hands[turn], table), PASS]
 
-    def successor(self, state: State, move: Move) -> tuple[Move, State | None]:
-        """The move and the state it leads to; None when the mover has no cards left."""
+    def successor(self, state: State, move: Move) -> State | None:
+        """The state a move leads to; None when the mover has no cards left."""
         hands, turn, table, by = state
         following = (turn + 1) % self.players
-        if move is PASS:
+        if move == PASS:
             if following == by:  # everyone else passed: the last player to play leads
-                return move, (hands, following, None, -1)
-            return move, (hands, following, table, by)
-        assert isinstance(move, Play)
-        left = hands[turn] - self._pack(move)
+                return (hands, following, NO_TABLE, -1)
+            return (hands, following, table, by)
+        left = hands[turn] - self.packed_of[move]
         if not left:
-            return move, None
-        return move, (hands[:turn] + (left,) + hands[turn + 1 :], following, move, turn)
+            return None
+        return (hands[:turn] + (left,) + hands[turn + 1 :], following, move, turn)
 
     def _ordered(
-        self,
-        candidates: list[tuple[Play, int]],
-        hand: int,
-        table: Play | None,
-        by: int,
-        turn: int,
-        opponents: tuple[int, ...],
+        self, candidates: list[Move], hand: int, table: Move, by: int, turn: int
     ) -> list[Move]:
         """The moves to try, most promising first."""
-
-        def score(item: tuple[Play, int]) -> tuple[bool, int, int, bool, int]:
-            # Measured on the published puzzles: keeping the hand easy to play out,
-            # then spending low cards first, cuts the nodes fivefold.
-            play, packed = item
-            strong = play.kind is Kind.BOMB or play.kind is Kind.ROCKET
-            answered = any(self.can_answer(o, play) for o in opponents)
-            return (strong, self.fewest(hand - packed), play.rank, answered, -play.size)
-
-        ordered: list[Move] = [play for play, _ in sorted(candidates, key=score)]
-        if table is not None:
+        # Measured on the published puzzles: keeping the hand easy to play out,
+        # then spending low cards first, cuts the nodes fivefold.
+        strong, rank, packed_of, fewest = self._strong, self._rank, self.packed_of, self.fewest
+        ordered = sorted(
+            candidates,
+            key=lambda p: (strong[p], fewest(hand - packed_of[p]), rank[p], -self._size[p]),
+        )
+        if table != NO_TABLE:
             # Over a partner's play, passing comes first; over an opponent's, last.
             ordered.insert(0 if self.side[by] == self.side[turn] else len(ordered), PASS)
         return ordered
@@ -274,7 +346,13 @@ class Search:
             raise OutOfTime
 
 
-def state_of(position: Position) -> State:
-    """The packed state of a position: hands, turn, table play, who made it (-1: none)."""
+def _holds_all(packed_play: int, hand: int, uncovered: int) -> bool:
+    """Whether a play takes every card of the ``uncovered`` ranks of ``hand``."""
+    return packed_play & uncovered == hand & uncovered
+
+
+def state_of(search: Search, position: Position) -> State:
+    """The packed state of a position: hands, turn, table play index, who made it (-1: none)."""
+    table = NO_TABLE if position.table is None else search.index(position.table)
     by = -1 if position.by is None else position.by
-    return tuple(pack(h) for h in position.hands), position.turn, position.table, by
+    return tuple(pack(h) for h in position.hands), position.turn, table, by

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cpsolver.endgame.solver import PASS, Move, Search, State
-from cpsolver.plays import Play
 
 Edge = tuple[Move, "State | None"]  # a move and the state it leads to (None: the mover is out)
 
@@ -23,7 +22,7 @@ class Node:
     state: State
     winning: bool  # whether the side to move is the winning side
     edges: tuple[Edge, ...]
-    plan: tuple[Play, ...] = ()
+    plan: tuple[Move, ...] = ()
 
 
 class Strategy:
@@ -47,12 +46,13 @@ class Strategy:
     def _node(self, state: State) -> Node:
         search = self.search
         if search.wins(*state):
-            entry = search.table[state]
-            if isinstance(entry, list):
-                return Node(state, True, (), tuple(entry))
+            entry = search.entry(state)
+            if isinstance(entry, tuple):
+                return Node(state, True, (), entry)
             assert entry is not None
-            return Node(state, True, (search.successor(state, entry),))
-        return Node(state, False, tuple(search.successor(state, m) for m in search.legal(state)))
+            return Node(state, True, ((entry, search.successor(state, entry)),))
+        edges = tuple((move, search.successor(state, move)) for move in search.legal(state))
+        return Node(state, False, edges)
 
     def depth(self, state: State | None) -> int:
         """Moves to the end of the game from ``state`` if the losing side resists longest."""
