@@ -38,9 +38,13 @@ def check_strategy(
     """
     rules = rules or standard_rules()
     try:
-        validate(document, "strategy")
+        validate(document, "strategy-header")
     except ProofFormatError as error:
         return str(error)
+    for index, node in enumerate(document["nodes"]):
+        fault = _malformed(node)
+        if fault is not None:
+            return f"strategy.nodes[{index}]: {fault}"
     claimed = document["rules"]
     if (claimed["name"], claimed["digest"]) != (rules.name, rules.digest):
         return (
@@ -65,6 +69,21 @@ class _Walk:
         self.rules = rules
         self.moves = generator(rules)
         self.positions: dict[int, Position] = {}
+        self._hands: dict[str, Hand] = {}
+        self._plays: dict[tuple[str, Any, Any], Play] = {}
+
+    def hand(self, text: str) -> Hand:
+        found = self._hands.get(text)
+        if found is None:
+            found = self._hands[text] = Hand.parse(text)
+        return found
+
+    def play(self, cards: str, kind: Any, rank: Any) -> Play:
+        key = (cards, kind, rank)
+        found = self._plays.get(key)
+        if found is None:
+            found = self._plays[key] = read_play(cards, self.rules, kind, rank)
+        return found
 
     def check(self, embedded: Position) -> str | None:
         root = self.position_of(self.root)
@@ -91,12 +110,12 @@ class _Walk:
             return f"there is no node {index}"
         node = self.nodes[index]
         try:
-            hands = tuple(Hand.parse(h) for h in node["hands"])
+            hands = tuple(self.hand(h) for h in node["hands"])
             table = node["table"]
             if table is None:
                 found = Position(hands, node["turn"])
             else:
-                play = read_play(table["cards"], self.rules, table.get("kind"), table.get("rank"))
+                play = self.play(table["cards"], table.get("kind"), table.get("rank"))
                 found = Position(hands, node["turn"], play, table["by"])
         except CpsolverError as error:
             return f"node {index}: {error}"
@@ -150,7 +169,7 @@ class _Walk:
                 return f"{where}: hand {position.turn} leads and may not pass"
             return None
         try:
-            play = read_play(move["cards"], self.rules, move.get("kind"), move.get("rank"))
+            play = self.play(move["cards"], move.get("kind"), move.get("rank"))
         except CpsolverError as error:
             return f"{where}: {move['cards']}: {error}"
         hand = position.hands[position.turn]
@@ -192,7 +211,7 @@ class _Walk:
         opponents = [position.hands[p] for p in position.opponents(position.turn)]
         for number, step in enumerate(steps, 1):
             try:
-                play = read_play(step["cards"], self.rules, step["kind"], step["rank"])
+                play = self.play(step["cards"], step["kind"], step["rank"])
             except CpsolverError as error:
                 return f"{where}: spring step {number}: {error}"
             if not play.cards <= left:
@@ -206,6 +225,72 @@ class _Walk:
         if left:
             return f"{where}: the spring plan leaves {left} in hand {position.turn}"
         return None
+
+
+_NODE_KEYS = {"hands", "turn", "table"}
+_CHOICES = {"move", "spring", "replies"}
+
+
+def _malformed(node: Any) -> str | None:
+    """What makes a node not of the schema's node shape, checked by hand for speed."""
+    if not isinstance(node, dict):
+        return "a node is a JSON object"
+    keys = set(node)
+    if not _NODE_KEYS <= keys or len(keys & _CHOICES) != 1 or keys - _NODE_KEYS - _CHOICES:
+        return "a node has hands, turn, table and one of move, spring, replies"
+    hands, turn, table = node["hands"], node["turn"], node["table"]
+    if (
+        not isinstance(hands, list)
+        or not 2 <= len(hands) <= 3
+        or not all(isinstance(h, str) for h in hands)
+    ):
+        return "hands must be two or three strings of cards"
+    if not _is_int(turn):
+        return "turn must be a hand number"
+    if table is not None and (
+        not isinstance(table, dict)
+        or not {"cards", "by"} <= set(table) <= {"cards", "by", "kind", "rank"}
+        or not _is_int(table["by"])
+        or not all(isinstance(table[k], str) for k in table if k != "by")
+    ):
+        return "table must be null or {cards, by (, kind, rank)}"
+    if "move" in node:
+        return _malformed_move(node["move"])
+    steps = node.get("spring", node.get("replies"))
+    if not isinstance(steps, list) or not steps:
+        return "spring and replies are non-empty lists"
+    for step in steps:
+        fault = _malformed_move(step) if "replies" in node else _malformed_play(step)
+        if fault is not None:
+            return fault
+    return None
+
+
+def _malformed_move(move: Any) -> str | None:
+    if not isinstance(move, dict) or not {"cards", "next"} <= set(move) <= {
+        "cards",
+        "kind",
+        "rank",
+        "next",
+    }:
+        return "a move is {cards, next (, kind, rank)}"
+    if move["next"] is not None and not _is_int(move["next"]):
+        return "next must be a node number or null"
+    if not all(isinstance(move[k], str) for k in move if k != "next"):
+        return "a move's cards, kind and rank are strings"
+    return None
+
+
+def _malformed_play(play: Any) -> str | None:
+    if not isinstance(play, dict) or set(play) != {"cards", "kind", "rank"}:
+        return "a spring step is {cards, kind, rank}"
+    if not all(isinstance(v, str) for v in play.values()):
+        return "a spring step's cards, kind and rank are strings"
+    return None
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _after(position: Position, move: _Move) -> Position | None:

@@ -90,6 +90,13 @@ class Search:
         self._runs_out: dict[tuple[int, tuple[int, ...]], tuple[Move, ...] | None] = {}
         self._fewest: dict[int, int] = {}
         self._classes: dict[tuple[Move, ...], int] = {}
+        self._lead_order: dict[int, list[Move]] = {}
+        self._answer_order: dict[int, dict[Move, list[Move]]] = {}
+        self._wholes: dict[int, Move] = {}
+        self._opponents = [
+            [p for p in range(players) if self.side[p] != self.side[turn]]
+            for turn in range(players)
+        ]
         self._class_of: dict[int, dict[Move, int]] = {}
 
     # -- the rules core, cached on packed hands and play indices ------------
@@ -237,24 +244,29 @@ class Search:
         self._tick()
         hand = hands[turn]
         side = self.side[turn]
-        opponents = tuple(hands[p] for p in range(self.players) if self.side[p] != side)
-        candidates = self.plays(hand) if table == NO_TABLE else self.answers(hand, table)
-        packed_of = self.packed_of
-        for play in candidates:
-            if packed_of[play] == hand:  # out now
-                self.table[key] = play
-                return True
+        opponents = tuple([hands[p] for p in self._opponents[turn]])
+        whole = self._whole(hand)
         if table == NO_TABLE:
+            if whole >= 0:  # out now
+                self.table[key] = whole
+                return True
             plan = self.runs_out(hand, opponents)
             if plan is not None:
                 self.table[key] = plan
                 return True
+            moves = self._ordered_plays(hand)
         else:
+            candidates = self.answers(hand, table)
+            if whole >= 0 and whole in candidates:  # out now
+                self.table[key] = whole
+                return True
+            packed_of = self.packed_of
             for play in candidates:  # an answer nobody beats, then out from the lead
                 if self._safe(play, opponents) and self.runs_out(hand - packed_of[play], opponents):
                     self.table[key] = play
                     return True
-        for move in self._ordered(candidates, hand, table, by, turn):
+            moves = self._ordered_answers(hand, table, self.side[by] == side)
+        for move in moves:
             child = self.successor(state, move)
             assert child is not None  # a move that empties the hand was taken above
             won = self.wins(*child)
@@ -319,21 +331,48 @@ class Search:
             return None
         return (hands[:turn] + (left,) + hands[turn + 1 :], following, move, turn)
 
-    def _ordered(
-        self, candidates: list[Move], hand: int, table: Move, by: int, turn: int
-    ) -> list[Move]:
-        """The moves to try, most promising first."""
+    def _ordered_plays(self, hand: int) -> list[Move]:
+        """The plays to lead from ``hand``, most promising first."""
+        found = self._lead_order.get(hand)
+        if found is None:
+            found = self._lead_order[hand] = self._ordered(self.plays(hand), hand)
+        return found
+
+    def _ordered_answers(self, hand: int, table: Move, partner: bool) -> list[Move]:
+        """The answers to ``table`` from ``hand`` and the pass, most promising first.
+
+        Over a partner's play (``partner``), passing comes first; over an
+        opponent's, last.
+        """
+        by_table = self._answer_order.get(hand)
+        if by_table is None:
+            by_table = self._answer_order[hand] = {}
+        found = by_table.get(table)
+        if found is None:
+            found = by_table[table] = self._ordered(self.answers(hand, table), hand)
+        return [PASS, *found] if partner else [*found, PASS]
+
+    def _ordered(self, candidates: list[Move], hand: int) -> list[Move]:
         # Measured on the published puzzles: keeping the hand easy to play out,
         # then spending low cards first, cuts the nodes fivefold.
-        strong, rank, packed_of, fewest = self._strong, self._rank, self.packed_of, self.fewest
-        ordered = sorted(
-            candidates,
-            key=lambda p: (strong[p], fewest(hand - packed_of[p]), rank[p], -self._size[p]),
+        strong, rank, size, packed_of, fewest = (
+            self._strong,
+            self._rank,
+            self._size,
+            self.packed_of,
+            self.fewest,
         )
-        if table != NO_TABLE:
-            # Over a partner's play, passing comes first; over an opponent's, last.
-            ordered.insert(0 if self.side[by] == self.side[turn] else len(ordered), PASS)
-        return ordered
+        return sorted(
+            candidates, key=lambda p: (strong[p], fewest(hand - packed_of[p]), rank[p], -size[p])
+        )
+
+    def _whole(self, hand: int) -> Move:
+        """The play that is the whole of ``hand``, or -1 if the hand is no one play."""
+        found = self._wholes.get(hand)
+        if found is None:
+            found = next((p for p in self.plays(hand) if self.packed_of[p] == hand), -1)
+            self._wholes[hand] = found
+        return found
 
     def _tick(self) -> None:
         """Count a node; now and then, give up if past the deadline."""
