@@ -108,12 +108,13 @@ def read_play(cards: str, rules: RuleSet | None = None, kind: Any = None, rank: 
     hand = Hand.parse(cards)
     if kind is None and rank is None:
         return classify(hand, rules)
-    for play in readings(hand, rules):
-        if (kind is None or play.kind.value == kind) and (
-            rank is None or rank_symbol(play.rank) == rank
-        ):
+    found = readings(hand, rules)
+    if not found:
+        classify(hand, rules)  # says why the cards are no play at all
+    for play in found:
+        matches_kind = kind is None or play.kind.value == kind
+        if matches_kind and (rank is None or rank_symbol(play.rank) == rank):
             return play
-    classify(hand, rules)  # says why the cards are no play at all
     raise PositionError(f"{hand} is no {kind} of rank {rank} under the {rules.name} rules")
 
 
