@@ -1,7 +1,7 @@
 """How many distinct plays of each kind the whole 54-card deck holds.
 
 The expected numbers are derived here in closed form (math.comb) from the
-definitions in shared/RULES.md -- never from the move generator or classify.
+definitions in docs/RULES.md -- never from the move generator or classify.
 Plays are counted as multisets of cards (suits play no part), so a play is
 fixed by its core ranks plus the set of kicker ranks.
 

@@ -1,4 +1,4 @@
-"""Hand-picked tests of the rules core, one per decision in shared/RULES.md.
+"""Hand-picked tests of the rules core, one per decision in docs/RULES.md.
 
 Every expectation here is read from RULES.md (and the primary English rule
 text it cites), never from the implementation. Each test's docstring, or each

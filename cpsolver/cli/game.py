@@ -54,7 +54,7 @@ def play_command(seed: int | None, seat: int, record_path: str | None, rules_nam
     from cpsolver.game.table import PersonTable, Quit, game_seeds
 
     console = Console(highlight=False)
-    table = PersonTable(seat, lambda prompt: console.input(prompt), console, load_rules(rules_name))
+    table = PersonTable(seat, lambda prompt: _ask(console, prompt), console, load_rules(rules_name))
     start = seed if seed is not None else random.SystemRandom().randrange(2**31)
     console.print(
         f"Dou Dizhu against two bots; you are seat {seat}. Session seed {start}. '?' for help."
@@ -72,6 +72,19 @@ def play_command(seed: int | None, seat: int, record_path: str | None, rules_nam
             with open_output(record_path, append=True) as stream:
                 for record in table.records:
                     write_line(stream, json.dumps(record), record_path)
+
+
+def _ask(console: Any, prompt: str) -> str:
+    """A line from the player; piped input is echoed, so a scripted session reads like one typed."""
+    if sys.stdin.isatty():
+        return str(console.input(prompt))
+    console.print(prompt, end="")
+    line = sys.stdin.readline()
+    if not line:
+        console.print()
+        raise EOFError
+    console.print(line.rstrip("\n"), markup=False)
+    return line.rstrip("\n")
 
 
 @cli.command("replay")
