@@ -31,7 +31,7 @@ COMPILED: dict[str, dict[str, Any]] = {
         "quadplex_shapes": ["singles", "pairs"],
         "digest": "a25915f1bf89ed2c",
     },
-    "6026d6810b14ad73d1582d92f2d84bdef1267a72aca12ac842563d75b05873d1": {
+    "9967c8264a1ddb6fdd7e7b4737948da11dbafecda801896c967558627245ea3e": {
         "name": "standard",
         "description": "RULES.md: the English and German rule texts, with the decisions written down there",
         "single_min_length": 5,
