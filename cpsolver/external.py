@@ -139,11 +139,9 @@ class ExternalSolver:
     def ask(self, request: dict[str, Any]) -> Reply:
         """Send one request (it must carry an ``"id"``) and wait for its reply."""
         wanted = request["id"]
-        process = (
-            self._process
-            if self._process is not None and self._process.poll() is None
-            else self._start()
-        )
+        if self._process is not None and self._process.poll() is not None:
+            self._stop()  # it died between requests: end the children it left in its group
+        process = self._process or self._start()
         if self.version == 1:  # let the reader thread queue any line already sent: no ids to tell
             time.sleep(0.001)
         stale = self._drain()

@@ -106,6 +106,8 @@ class _CoverModel:
         ]
         model.add_assumptions(chosen)
         solver = cp_model.CpSolver()
+        # Ctrl-C is the caller's: CP-SAT's own handler would swallow it and leave none behind.
+        solver.parameters.catch_sigint_signal = False
         for name, value in FAST_PARAMETERS.items():
             setattr(solver.parameters, name, value)
         self.solves += 1

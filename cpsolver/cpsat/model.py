@@ -198,6 +198,8 @@ class SpringModel:
             for variable, count in zip(self.uses, hint):
                 self.model.add_hint(variable, count)
         solver = cp_model.CpSolver()
+        # Ctrl-C is the caller's: CP-SAT's own handler would swallow it and leave none behind.
+        solver.parameters.catch_sigint_signal = False
         for name, value in parameters.items():
             setattr(solver.parameters, name, value)
         if time_limit is not None:

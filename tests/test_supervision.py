@@ -1,0 +1,261 @@
+"""Supervised processes: kills, interrupts and dead workers lose nothing and leave nothing behind."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from cpsolver.dealformat import deal_as_dict
+from cpsolver.dealgen import generate
+
+
+def corpus(path: Path, count: int, seed: int = 3) -> list[str]:
+    entries = list(generate("planted", count, seed))
+    path.write_text(
+        "".join(json.dumps({"id": e.id, **deal_as_dict(e.deal)}) + "\n" for e in entries)
+    )
+    return [e.id for e in entries]
+
+
+def children(pid: int) -> list[int]:
+    """Every live descendant of ``pid`` (from /proc)."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(") ", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                parents[int(entry)] = int(fields[1])
+    found, frontier = [], [pid]
+    while frontier:
+        parent = frontier.pop()
+        kids = [child for child, ppid in parents.items() if ppid == parent]
+        found += kids
+        frontier += kids
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(") ", 1)[1][0] != "Z"
+    except OSError:
+        return False
+
+
+def wait_for(condition: object, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():  # type: ignore[operator]
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def start_batch(source: Path, out: Path, *options: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cpsolver",
+            "batch",
+            str(source),
+            "-o",
+            str(out),
+            "--quiet",
+            "--json",
+            *options,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def lines_in(out: Path) -> int:
+    return out.read_text().count("\n") if out.exists() else 0
+
+
+def ids_in(out: Path) -> list[str]:
+    return sorted(str(json.loads(line)["id"]) for line in out.read_text().splitlines())
+
+
+def resume(source: Path, out: Path) -> dict[str, object]:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "cpsolver",
+            "batch",
+            str(source),
+            "-o",
+            str(out),
+            "--json",
+            "--workers",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    summary: dict[str, object] = json.loads(done.stdout)
+    return summary
+
+
+def test_sigkill_of_the_parent_ends_its_workers_and_the_resume_loses_nothing(
+    tmp_path: Path,
+) -> None:  # B11
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    ids = corpus(source, 1000)
+    batch = start_batch(source, out, "--workers", "2")
+    assert wait_for(lambda: lines_in(out) >= 100, 120)
+    workers = children(batch.pid)
+    assert len(workers) >= 2  # two workers (and multiprocessing's resource tracker)
+    batch.kill()  # the parent alone: nobody tells the workers
+    batch.wait()
+    assert wait_for(lambda: not any(alive(pid) for pid in workers), 10), "workers outlived it"
+    resume(source, out)
+    assert ids_in(out) == sorted(ids)
+
+
+def test_a_killed_pool_worker_is_replaced_and_its_chunk_retried(tmp_path: Path) -> None:  # B12
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    ids = corpus(source, 1000)
+    batch = start_batch(source, out, "--workers", "2")
+    assert wait_for(lambda: lines_in(out) >= 100, 120)
+    victims = [pid for pid in children(batch.pid) if "resource_tracker" not in _cmdline(pid)]
+    os.kill(victims[0], signal.SIGKILL)
+    stdout, stderr = batch.communicate(timeout=300)
+    assert batch.returncode == 0, stderr
+    assert "Traceback" not in stderr
+    assert json.loads(stdout)["errors"] == 0
+    assert ids_in(out) == sorted(ids)  # every id exactly once
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as file:
+            return file.read().decode(errors="replace")
+    except OSError:
+        return ""
+
+
+@pytest.mark.parametrize(
+    "how",
+    [signal.SIGINT, pytest.param(signal.SIGTERM, marks=pytest.mark.slow)],
+    ids=["sigint", "sigterm"],
+)
+def test_an_interrupted_batch_writes_its_summary_exits_130_and_resumes(
+    tmp_path: Path, how: signal.Signals
+) -> None:
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    ids = corpus(source, 1000)
+    batch = start_batch(source, out, "--workers", "2")
+    assert wait_for(lambda: lines_in(out) >= 100, 120)
+    workers = children(batch.pid)
+    batch.send_signal(how)
+    stdout, stderr = batch.communicate(timeout=60)
+    assert batch.returncode == 130, stderr
+    summary = json.loads(stdout)
+    assert summary["interrupted"] is True and summary["solved"] >= 100
+    assert "Traceback" not in stderr
+    assert wait_for(lambda: not any(alive(pid) for pid in workers), 10)
+    assert lines_in(out) == summary["solved"]  # what the summary counts is what was written
+    resume(source, out)
+    assert ids_in(out) == sorted(ids)
+
+
+def test_an_interrupted_crosscheck_prints_the_summary_so_far(tmp_path: Path) -> None:
+    started = tmp_path / "started"
+    solver = tmp_path / "solver.py"  # says when the run is under way, then answers "unknown"
+    solver.write_text(
+        "import json, sys\n"
+        f"open({str(started)!r}, 'w').close()\n"
+        "for line in sys.stdin:\n"
+        "    print(json.dumps({'id': json.loads(line)['id'], 'verdict': 'unknown'}), flush=True)\n"
+    )
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cpsolver",
+            "crosscheck",
+            "--generate",
+            "planted",
+            "--count",
+            "100000",
+            "--json",
+            "--against",
+            f"{sys.executable} {solver}",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert wait_for(started.exists, 60)
+    time.sleep(1)
+    process.send_signal(signal.SIGINT)
+    stdout, stderr = process.communicate(timeout=60)
+    assert process.returncode == 130, stderr
+    summary = json.loads(stdout)
+    assert summary["interrupted"] is True and 0 < summary["deals"] < 100000
+    assert summary["protocols"] == {"external": 2}
+
+
+def test_a_dask_cluster_without_workers_fails_with_a_clear_message(tmp_path: Path) -> None:  # B12
+    from dask.distributed import LocalCluster
+
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    corpus(source, 20)
+    with LocalCluster(n_workers=0, dashboard_address=None) as cluster:
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "cpsolver",
+                "batch",
+                str(source),
+                "-o",
+                str(out),
+                "--scheduler",
+                cluster.scheduler_address,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "CPSOLVER_NO_WORKERS_TIMEOUT": "2"},
+            check=False,
+        )
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (
+        "Error: the Dask cluster has had no workers for 2 s; stopped "
+        "(the results so far are kept; rerun to resume)"
+    )
+
+
+@pytest.mark.slow
+def test_dask_workers_killed_mid_run_lose_nothing(tmp_path: Path) -> None:  # B12
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    ids = corpus(source, 1000)
+    batch = start_batch(source, out, "--local-cluster", "2")
+    for _ in range(3):
+        assert wait_for(lambda: lines_in(out) >= 100, 120)
+        workers = [pid for pid in children(batch.pid) if "distributed" in _cmdline(pid)]
+        for pid in workers[-2:]:  # the worker processes (the nannies restart them)
+            os.kill(pid, signal.SIGKILL)
+        time.sleep(2)
+    _stdout, stderr = batch.communicate(timeout=600)
+    assert batch.returncode == 0, stderr
+    assert ids_in(out) == sorted(ids)
