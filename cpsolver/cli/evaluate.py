@@ -17,6 +17,7 @@ from cpsolver.cli.base import (
     with_progress,
 )
 from cpsolver.errors import CpsolverError
+from cpsolver.reading import InputError, loads_json, source_name
 from cpsolver.rules import load_rules
 
 
@@ -24,14 +25,19 @@ def read_records(path: str) -> list[dict[str, Any]]:
     """JSON objects from a file or stdin: one JSON document, or JSON lines."""
     from cpsolver.cli.base import read_source
 
-    text = read_source(path)
+    text = read_source(path, "record")
+    source = source_name(path)
     try:
-        items = [json.loads(line) for line in text.splitlines() if line.strip()]
-    except (json.JSONDecodeError, RecursionError):
-        try:
-            items = [json.loads(text)]
-        except (json.JSONDecodeError, RecursionError) as error:
-            raise BadInput(f"{path}: not JSON: {error}") from None
+        items = [
+            loads_json(line, source, number)
+            for number, line in enumerate(text.splitlines(), 1)
+            if line.strip()
+        ]
+    except InputError as error:
+        try:  # one document over several lines
+            items = [loads_json(text, source)]
+        except InputError:
+            raise error from None
     if not items:
         raise BadInput(f"{path}: nothing in it")
     for number, item in enumerate(items, 1):

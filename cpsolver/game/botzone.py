@@ -40,6 +40,7 @@ from cpsolver.game.cardids import deal_ids, hand_of_ids, take
 from cpsolver.game.engine import Game
 from cpsolver.game.view import View, last_play
 from cpsolver.plays import Kind, Play, beats, readings
+from cpsolver.reading import InputError, loads_json
 from cpsolver.rules import RuleSet, standard_rules
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
@@ -389,10 +390,10 @@ class BotzoneProgram:
         if line is None:
             raise AgentFailure(program.ended())
         try:
-            data = json.loads(line)
-        except json.JSONDecodeError:
+            data = loads_json(line, "the bot")  # bounded: digits and depth
+        except InputError as error:
             program.kill()
-            raise AgentFailure(f"garbage: not JSON: {line[:80]!r}") from None
+            raise AgentFailure(f"garbage: {error}") from None
         answer = data.get("response") if isinstance(data, dict) else data
         after = program.receive(self.timeout)
         if after == KEEP_RUNNING:
