@@ -60,6 +60,18 @@ def validate(document: Any, name: str) -> None:
         raise ProofFormatError(f"{name}{where}: {error.message}")
 
 
+def rules_mismatch(document: dict[str, Any], rules: RuleSet, what: str) -> str | None:
+    """Why a ``what`` (proof, certificate, strategy) made under other rules is refused, or None."""
+    claimed = document["rules"]
+    if (claimed["name"], claimed["digest"]) != (rules.name, rules.digest):
+        return (
+            f"the {what} was made under the rules {claimed['name']!r} "
+            f"({claimed['digest']}), not {rules.name!r} ({rules.digest}): "
+            f"check it with --rules {claimed['name']} if those are the rules you mean"
+        )
+    return None
+
+
 def read_proof(text: str) -> dict[str, Any]:
     """Parse a proof, certificate or strategy document and check it against its schema."""
     try:

@@ -28,7 +28,7 @@ from cpsolver.dealformat import deal_as_dict, deal_from_dict
 from cpsolver.errors import CpsolverError
 from cpsolver.movegen import generator
 from cpsolver.plays import Play, classify, readings
-from cpsolver.proof import ProofFormatError, validate
+from cpsolver.proof import ProofFormatError, rules_mismatch, validate
 from cpsolver.rules import RuleSet, standard_rules
 from cpsolver.rup import check_refutation, parse_proof
 
@@ -114,13 +114,9 @@ def _check_header(document: Any, deal: Deal | None, rules: RuleSet, what: str) -
         validate(document, what)
     except ProofFormatError as error:
         return str(error)
-    claimed = document["rules"]
-    if (claimed["name"], claimed["digest"]) != (rules.name, rules.digest):
-        return (
-            f"the {what} was made under the rules {claimed['name']!r} "
-            f"({claimed['digest']}), not {rules.name!r} ({rules.digest}): "
-            f"check it with --rules {claimed['name']} if those are the rules you mean"
-        )
+    mismatch = rules_mismatch(document, rules, what)
+    if mismatch is not None:
+        return mismatch
     try:
         embedded = deal_from_dict(document["deal"])
     except CpsolverError as error:

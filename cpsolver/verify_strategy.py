@@ -22,7 +22,7 @@ from cpsolver.movegen import generator
 from cpsolver.plays import Play, beats
 from cpsolver.position import Position
 from cpsolver.positionformat import position_as_dict, position_from_dict, read_play
-from cpsolver.proof import ProofFormatError, validate
+from cpsolver.proof import ProofFormatError, rules_mismatch, validate
 from cpsolver.rules import RuleSet, standard_rules
 
 _Move = Play | None  # None is a pass
@@ -45,13 +45,9 @@ def check_strategy(
         fault = _malformed(node)
         if fault is not None:
             return f"strategy.nodes[{index}]: {fault}"
-    claimed = document["rules"]
-    if (claimed["name"], claimed["digest"]) != (rules.name, rules.digest):
-        return (
-            f"the strategy was made under the rules {claimed['name']!r} "
-            f"({claimed['digest']}), not {rules.name!r} ({rules.digest}): "
-            f"check it with --rules {claimed['name']} if those are the rules you mean"
-        )
+    mismatch = rules_mismatch(document, rules, "strategy")
+    if mismatch is not None:
+        return mismatch
     try:
         embedded = position_from_dict(document["position"], rules)
     except CpsolverError as error:
