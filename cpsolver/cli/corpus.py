@@ -8,7 +8,6 @@ import stat
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -24,9 +23,9 @@ from cpsolver.cli.base import (
     make_runner,
     positive_seconds,
     sigterm_as_interrupt,
-    sizes_option,
     with_progress,
 )
+from cpsolver.cli.positions import detect_question, run_endgame_crosscheck, write_positions
 from cpsolver.crosscheck import CommandSolver, EngineSolver, Solver, Summary, crosscheck
 from cpsolver.dealformat import (
     CorpusEntry,
@@ -35,8 +34,9 @@ from cpsolver.dealformat import (
     deal_as_text,
     read_corpus_lines,
 )
-from cpsolver.dealgen import KINDS, generate
+from cpsolver.dealgen import KINDS, generate, parse_sizes
 from cpsolver.engines import DEFAULT_ENGINE, ENGINES
+from cpsolver.positiongen import DEFAULT_MID_TRICK, POSITION_KINDS
 from cpsolver.reading import read_lines
 from cpsolver.rules import load_rules, read_rules_text
 from cpsolver.spring import OBJECTIVES
@@ -46,10 +46,11 @@ from cpsolver.writing import open_output, safe_name, write_text
 @cli.command("deal")
 @click.option(
     "--kind",
-    type=click.Choice(KINDS),
+    type=click.Choice(KINDS + POSITION_KINDS),
     default="full",
     show_default=True,
-    help="full: uniform 20/17/17; endgame: smaller hands; planted: spring-likely full deals.",
+    help="full: uniform 20/17/17; endgame: smaller hands; planted: spring-likely full deals; "
+    "position2, position3: open-hand positions of two or three hands, some mid-trick.",
 )
 @click.option(
     "--count", type=click.IntRange(min=0), default=1, show_default=True, help="How many deals."
@@ -59,9 +60,17 @@ from cpsolver.writing import open_output, safe_name, write_text
 )
 @click.option(
     "--sizes",
-    callback=sizes_option,
     metavar="L,P1,P2",
-    help="Endgame hand sizes, each a number or a range: 1-10,1-10,1-10 by default.",
+    help="Hand sizes, each a number or a range: 1-10,1-10,1-10 by default for endgame; "
+    "two (1-10,1-10) for position2, three (1-8,1-8,1-8) for position3.",
+)
+@click.option(
+    "--mid-trick",
+    type=click.FloatRange(0, 1),
+    default=DEFAULT_MID_TRICK,
+    show_default=True,
+    metavar="FRACTION",
+    help="For positions: the share in the middle of a trick (a play on the table).",
 )
 @click.option(
     "-o",
@@ -70,18 +79,28 @@ from cpsolver.writing import open_output, safe_name, write_text
     metavar="FILE",
     help="Write the corpus here (default: stdout, also -).",
 )
-def deal_command(kind: str, count: int, seed: int, sizes: Any, output: str) -> None:
-    """Write a JSON-lines corpus of random deals, each with an id.
+def deal_command(
+    kind: str, count: int, seed: int, sizes: str | None, mid_trick: float, output: str
+) -> None:
+    """Write a JSON-lines corpus of random deals or positions, each with an id.
 
     \b
     Examples:
       cpsolver deal --kind planted --count 1000 --seed 7 -o planted.jsonl
       cpsolver deal --kind endgame --sizes 8,1-10,1-10 --count 5
+      cpsolver deal --kind position2 --sizes 14,13 --count 10 --seed 1
     """
+    if kind in POSITION_KINDS:
+        write_positions(kind, count, seed, sizes, mid_trick, output)
+        return
     if sizes is not None and kind != "endgame":
-        raise click.UsageError("--sizes is for --kind endgame")
+        raise click.UsageError("--sizes is for --kind endgame, position2 and position3")
+    try:
+        ranges = None if sizes is None else parse_sizes(sizes)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="'--sizes'") from None
     with open_output(output) as stream:
-        for entry in generate(kind, count, seed, *([sizes] if sizes else [])):
+        for entry in generate(kind, count, seed, *([ranges] if ranges else [])):
             stream.write(json.dumps({"id": entry.id, **deal_as_dict(entry.deal)}) + "\n")
 
 
@@ -123,8 +142,14 @@ def _protocol_words(version: int | None) -> str:
 @click.option(
     "--generate",
     "kind",
-    type=click.Choice(KINDS),
-    help="Check generated deals instead of a corpus.",
+    type=click.Choice(KINDS + POSITION_KINDS),
+    help="Check generated deals (or positions: position2, position3) instead of a corpus.",
+)
+@click.option(
+    "--question",
+    type=click.Choice(["spring", "endgame"]),
+    help="spring: can the landlord play out alone; endgame: who wins with best play. "
+    "Default: endgame for positions (lines with 'hands', --generate position2|3), else spring.",
 )
 @click.option(
     "--count",
@@ -169,12 +194,18 @@ def _protocol_words(version: int | None) -> str:
     is_flag=True,
     help="Also compare our engines' fewest-answerable and fewest-plays optima, and check their splits.",
 )
+@click.option(
+    "--no-proof-check",
+    is_flag=True,
+    help="Endgame question: do not check our strategies with the checker (ten times the solve).",
+)
 @cluster_options(default_workers=1)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @common_options
 def crosscheck_command(
     corpus: str | None,
     kind: str | None,
+    question: str | None,
     count: int,
     seed: int,
     against: str | None,
@@ -182,6 +213,7 @@ def crosscheck_command(
     shrink_budget: float | None,
     out_dir: str,
     optima: bool,
+    no_proof_check: bool,
     workers: int,
     scheduler: str | None,
     local_cluster: int | None,
@@ -201,13 +233,38 @@ def crosscheck_command(
       cpsolver crosscheck examples/corpus.jsonl
       cpsolver crosscheck --generate planted --count 1000 --seed 1
       cpsolver crosscheck --generate endgame --count 200 --against 'python examples/external_solver.py'
+      cpsolver crosscheck --generate position2 --count 50 --against 'python examples/external_endgame_solver.py'
     """
     rules = load_rules(rules_name)
     if (corpus is None) == (kind is None):
         raise click.UsageError("give a CORPUS file (or -) or --generate KIND, one of them")
+    detected, lines = detect_question(None if corpus is None else read_lines(corpus))
+    if question is None:
+        question = "endgame" if kind in POSITION_KINDS else detected
+    if question == "endgame":
+        if optima:
+            raise click.UsageError("--optima is for the spring question")
+        run_endgame_crosscheck(
+            lines,
+            kind,
+            count,
+            seed,
+            against,
+            timeout,
+            shrink_budget,
+            out_dir,
+            not no_proof_check,
+            (workers, scheduler, local_cluster),
+            not (quiet or as_json),
+            as_json,
+            rules,
+        )
+        return
+    if kind in POSITION_KINDS:
+        raise click.UsageError(f"--generate {kind} asks the endgame question, not the spring")
     entries: Iterable[CorpusEntry | DealFormatError]
-    if corpus is not None:
-        entries = read_corpus_lines(read_lines(corpus))
+    if lines is not None:
+        entries = read_corpus_lines(lines)
         total = None
     else:
         entries = generate(kind or "full", count, seed)

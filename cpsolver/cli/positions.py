@@ -1,0 +1,200 @@
+"""Position corpora for ``cpsolver deal`` and ``cpsolver crosscheck``: the endgame question.
+
+``deal --kind position2|position3`` writes seeded random positions;
+``crosscheck`` runs a corpus of positions past our endgame solver (each
+strategy checked) and, with ``--against``, another solver, then writes
+shrunk reproducers as position files that ``cpsolver endgame`` reads.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from itertools import chain
+from pathlib import Path
+
+import click
+
+from cpsolver.cli.base import (
+    BadInput,
+    Interrupted,
+    emit_json,
+    make_runner,
+    sigterm_as_interrupt,
+    with_progress,
+)
+from cpsolver.endgame_crosscheck import EndgameSummary, crosscheck_positions
+from cpsolver.endgame_solvers import (
+    QUESTION,
+    CommandEndgameSolver,
+    EndgameSolver,
+    OurSolver,
+)
+from cpsolver.errors import CpsolverError
+from cpsolver.positioncorpus import (
+    PositionCorpusError,
+    PositionEntry,
+    is_position_line,
+    position_entry_as_dict,
+    read_position_corpus_lines,
+)
+from cpsolver.positionformat import position_as_dict, position_as_text
+from cpsolver.positiongen import POSITION_KINDS, generate, parse_position_sizes, players_of
+from cpsolver.rules import RuleSet
+from cpsolver.writing import open_output, safe_name, write_text
+
+SHRINK_BUDGET_TIMEOUTS = 5  # the default shrink budget, in --timeout's (as for deals)
+Numbered = Iterator[tuple[int, str | CpsolverError]]
+
+
+def write_positions(
+    kind: str, count: int, seed: int, sizes: str | None, mid_trick: float, output: str
+) -> None:
+    """``cpsolver deal --kind position2|position3``: one JSON position a line, with its id."""
+    try:
+        ranges = None if sizes is None else parse_position_sizes(sizes, players_of(kind))
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="'--sizes'") from None
+    with open_output(output) as stream:
+        for entry in generate(kind, count, seed, ranges, mid_trick):
+            stream.write(json.dumps(position_entry_as_dict(entry)) + "\n")
+
+
+def detect_question(lines: Numbered | None) -> tuple[str, Numbered | None]:
+    """The question a corpus asks, from its first readable line, and all its lines again.
+
+    A line with ``"hands"`` is a position (the endgame question); anything
+    else, and no corpus at all, is the spring question.
+    """
+    if lines is None:
+        return "spring", None
+    seen = []
+    for item in lines:
+        seen.append(item)
+        if isinstance(item[1], str):
+            question = QUESTION if is_position_line(item[1]) else "spring"
+            return question, chain(seen, lines)
+    return "spring", chain(seen, lines)
+
+
+def run_endgame_crosscheck(
+    lines: Numbered | None,
+    kind: str | None,
+    count: int,
+    seed: int,
+    against: str | None,
+    timeout: float,
+    shrink_budget: float | None,
+    out_dir: str,
+    check_proofs: bool,
+    runner_options: tuple[int, str | None, int | None],
+    show_progress: bool,
+    as_json: bool,
+    rules: RuleSet,
+) -> None:
+    """``cpsolver crosscheck`` on positions: numbered corpus lines, or ``count`` generated."""
+    entries: Iterable[PositionEntry | PositionCorpusError]
+    if lines is not None:
+        entries, total = read_position_corpus_lines(lines, rules), None
+    else:
+        if kind not in POSITION_KINDS:
+            raise click.UsageError(
+                f"the endgame question takes --generate {' or '.join(POSITION_KINDS)}"
+            )
+        entries, total = generate(kind, count, seed), count
+    solvers: list[EndgameSolver] = [OurSolver(rules, timeout, check_proofs)]
+    if against is not None:
+        solvers.append(CommandEndgameSolver(against, timeout))  # an empty command: exit 2
+    budget = shrink_budget if shrink_budget is not None else SHRINK_BUDGET_TIMEOUTS * timeout
+    runner = None
+    try:
+        runner = make_runner(*runner_options)
+        with sigterm_as_interrupt():
+            summary = with_progress(
+                total,
+                show_progress,
+                lambda advance: crosscheck_positions(
+                    entries, solvers, rules, timeout, budget, lambda: advance(1), runner
+                ),
+            )
+    finally:
+        for solver in solvers:
+            solver.close()
+        if runner is not None:
+            runner.close()
+    written = write_reproducers(summary, out_dir) if summary.findings else []
+    if as_json:
+        emit_json(summary.as_dict())
+    else:
+        click.echo(summary_table(summary))
+        for finding, path in zip(summary.findings, written):
+            click.echo(f"{finding.kind} on {finding.id}: {finding.reason} -> {path}")
+        for line in summary.bad_lines:
+            click.echo(f"bad line: {line}", err=True)
+        for problem in summary.problems[:20]:
+            click.echo(f"{problem['solver']} on {problem['id']}: {problem['problem']}", err=True)
+        if summary.interrupted:
+            click.echo("interrupted: the summary covers the positions checked so far", err=True)
+    if summary.interrupted:
+        sys.exit(Interrupted.exit_code)
+    if summary.findings or summary.problems:
+        sys.exit(1)
+    if summary.bad_lines:
+        sys.exit(2)
+
+
+def summary_table(summary: EndgameSummary) -> str:
+    """The human summary: counts, then each solver's time."""
+    rows: list[tuple[str, object]] = [
+        ("positions", summary.positions),
+        ("agreements", summary.agreements),
+        ("disagreements", summary.disagreements),
+        ("invalid moves", summary.invalid_moves),
+        ("invalid proofs", summary.invalid_proofs),
+        ("unknowns", summary.unknowns),
+        ("mover wins", summary.mover_wins),
+        ("bad lines", len(summary.bad_lines)),
+        ("solver problems", len(summary.problems)),
+    ]
+    if summary.shrinks_cut_short:
+        rows.append(("shrinks cut short", f"{summary.shrinks_cut_short} (--shrink-budget)"))
+    rows += [
+        (f"{name} protocol", {2: "2 (echoes ids)", 1: "1 (no id echo)"}.get(version, "unknown"))
+        for name, version in summary.protocols.items()
+        if version is not None
+    ]
+    rows += [
+        (f"time {name}", f"{t['total_s']:.2f} s, {t['median_ms']:.2f} ms median")
+        for name, t in summary.as_dict()["time"].items()
+    ]
+    return "\n".join(f"{label:<18}{value}" for label, value in rows)
+
+
+def write_reproducers(summary: EndgameSummary, out_dir: str) -> list[str]:
+    """One position file per finding, runnable as it is with ``cpsolver endgame``."""
+    folder = Path(out_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise BadInput(f"cannot write reproducers to {out_dir}: {error.strerror}") from None
+    paths = []
+    taken = {entry.name.lower() for entry in folder.iterdir()}  # never overwrite an earlier run's
+    for finding in summary.findings:
+        path = folder / safe_name(finding.id, taken)
+        cards = (sum(map(len, p.hands)) for p in (finding.original, finding.position))
+        header = [
+            f"# cpsolver crosscheck: {finding.kind} on position {json.dumps(finding.id)}",
+            f"# {' '.join(finding.reason.splitlines())}",
+            "# winners here: "
+            + ", ".join(f"{name} {_side(w)}" for name, w in finding.winners.items()),
+            f"# shrunk from {next(cards)} cards to {next(cards)}; original: "
+            + json.dumps(position_as_dict(finding.original)),
+        ]
+        write_text(str(path), "\n".join(header) + "\n" + position_as_text(finding.position))
+        paths.append(str(path))
+    return paths
+
+
+def _side(winner: int | None) -> str:
+    return "unknown" if winner is None else f"side {winner}"
