@@ -1,0 +1,533 @@
+"""Time the open-hand solver (issue 16) on the published puzzles, random positions and deals.
+
+    python benchmarks/endgame.py [--only PART ...] [--runs 3] [--time-limit S]
+        [--peer yunyan=PATH] [--peer wz=PATH] [--results FILE.jsonl]
+        [--markdown FILE] [--interim FILE] [--deals 100] [--seed 2026]
+
+Parts (``--only``, repeatable; default every one):
+
+- ``puzzles``: the eight positions of WZ403809264/doudizhu_solver's README
+  (two players, the first to move): our verdict, the published one, every
+  winning move, the median solve time of ``--runs`` runs, the proof's build
+  time, size and verify time; each peer given by ``--peer`` on the same eight.
+- ``level50``: the "expert level 50" puzzle after the first player's single 8
+  and a pass, asked of us and of each peer (the YunyanDeng solver also
+  interactively: its own answer, then a pass).
+- ``random``: 10 seeded random two-player positions each of 14+13, 16+15,
+  17+17 and 20+17 cards (dealt from one deck, the first to lead), 100 s each.
+- ``small3``: 50 seeded three-player endgames, 1-8 cards a hand, landlord to lead.
+- ``deals3``: ``--deals`` seeded uniform 20/17/17 deals, 60 s each.
+
+Times are CPU seconds: ``time.process_time`` for us (the solver runs in this
+process) and the child's user + system time for a peer (``os.wait4``; it
+includes the peer's start-up, a few ms). Time limits are CPU seconds too (a
+profiling timer for us, ``RLIMIT_CPU`` for a peer), with a wall-clock
+backstop of ``--wall-factor`` times the limit: on a loaded machine a wall
+limit would measure the other processes. The whole run is pinned to one
+core (``--cpu``), peers too. Every finished measurement is appended to ``--results`` (JSON
+lines); a rerun with the same file skips what is there, so a long run can
+be resumed. The tables are printed as markdown, and rewritten to
+``--interim`` after every measurement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import signal
+import statistics
+import sys
+import time
+from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from endgame_peers import Peer
+
+from cpsolver.cards import Hand
+from cpsolver.endgame import EndgameResult, solve
+from cpsolver.endgame.proof import build_strategy_proof
+from cpsolver.position import Position
+from cpsolver.rules import standard_rules
+from cpsolver.verify_strategy import check_strategy
+
+# (first, second, published winner: 0 the first player); their 0/Y/Z are our T/B/R.
+PUZZLES = [
+    ("KK5543", "225543", 0),
+    ("RA54333", "B222KQ", 0),
+    ("2KKTT77554", "AA8", 1),
+    ("RKKQJT9876633", "AAKQJT987", 0),
+    ("2AKT96554", "BKJT8854", 0),
+    ("RBAAKKQTT99", "2222JJTT", 0),
+    ("B2AK998553", "RQQJJT953", 0),
+    ("RAQQJJT999844", "B22AAT886633", 0),
+]
+LEVEL_50_AFTER_8 = ("RAQQJJT99944", "B22AAT886633")  # the first player's 8, then a pass
+RANDOM_SIZES = [(14, 13), (16, 15), (17, 17), (20, 17)]
+PARTS = ("puzzles", "level50", "random", "small3", "deals3")
+RULES = standard_rules()
+Record = dict[str, Any]
+
+
+def high_first(hand: Hand) -> str:
+    """A hand as the puzzle tables write it, high cards first."""
+    return str(hand)[::-1]
+
+
+def deal_hands(rng: random.Random, sizes: tuple[int, ...]) -> Position:
+    """Hands of the given sizes dealt uniformly from one shuffled deck; hand 0 to lead."""
+    deck = list(Hand.deck().ranks())
+    rng.shuffle(deck)
+    hands, start = [], 0
+    for size in sizes:
+        hands.append(Hand.from_ranks(deck[start : start + size]))
+        start += size
+    return Position(tuple(hands), 0)
+
+
+def random_two(seed: int, sizes: tuple[int, int], count: int) -> list[Position]:
+    """``count`` seeded two-player positions of the given sizes."""
+    rng = random.Random(f"endgame two {sizes[0]}+{sizes[1]} {seed}")
+    return [deal_hands(rng, sizes) for _ in range(count)]
+
+
+def small_three(seed: int, count: int) -> list[Position]:
+    """``count`` seeded three-player endgames, each hand 1-8 cards, landlord to lead."""
+    rng = random.Random(f"endgame three small {seed}")
+    return [deal_hands(rng, tuple(rng.randint(1, 8) for _ in range(3))) for _ in range(count)]
+
+
+def full_deals(seed: int, count: int) -> list[Position]:
+    """``count`` seeded uniform 20/17/17 deals, landlord to lead."""
+    rng = random.Random(f"endgame deals {seed}")
+    return [deal_hands(rng, (20, 17, 17)) for _ in range(count)]
+
+
+# -- measuring ----------------------------------------------------------------
+
+
+class _OutOfCpu(BaseException):
+    """The CPU time limit passed (raised by the SIGPROF timer, inside the search)."""
+
+
+def _out_of_cpu(signum: int, frame: Any) -> None:
+    raise _OutOfCpu
+
+
+def solve_within(position: Position, limit: float | None, wall_factor: float) -> EndgameResult:
+    """Solve with a limit of ``limit`` CPU seconds (a profiling timer) and a wall-clock
+    backstop of ``wall_factor`` times as long (the solver's own ``time_limit``)."""
+    if limit is None:
+        return solve(position, RULES)
+    previous = signal.signal(signal.SIGPROF, _out_of_cpu)
+    signal.setitimer(signal.ITIMER_PROF, limit)
+    try:
+        return solve(position, RULES, time_limit=wall_factor * limit)
+    except (_OutOfCpu, MemoryError):  # undecided within the limits: the table is dropped
+        return EndgameResult(position, None)
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
+def ours(
+    position: Position,
+    limit: float | None,
+    runs: int = 1,
+    proof: bool = False,
+    wall_factor: float = 5.0,
+) -> Record:
+    """Solve ``position`` ``runs`` times (CPU seconds each); with ``proof``, also every
+    winning move, and the proof's build time, size and verify time."""
+    times, result = [], None
+    wall = time.perf_counter()
+    for _ in range(runs):
+        started = time.process_time()
+        result = solve_within(position, limit, wall_factor)
+        times.append(time.process_time() - started)
+        if result.winner is None:
+            break
+    assert result is not None
+    found: Record = {
+        "winner": result.winner,
+        "seconds": statistics.median(times) if result.winner is not None else None,
+        "wall": round(time.perf_counter() - wall, 4),
+        "runs": [round(t, 4) for t in times],
+        "nodes": result.stats.get("nodes"),
+        "moves": [str(m) for m in result.moves],
+    }
+    if proof and result.winner is not None:
+        started = time.process_time()
+        every = solve(position, RULES, all_moves=True)
+        found["all_seconds"] = time.process_time() - started
+        found["moves"] = [str(m) for m in every.moves]
+        started = time.process_time()
+        document = build_strategy_proof(result, RULES)
+        text = json.dumps(document, separators=(",", ":"))
+        found["proof_seconds"] = time.process_time() - started
+        found["proof_nodes"] = len(document["nodes"])
+        found["proof_kb"] = len(text.encode()) / 1024
+        started = time.process_time()
+        failure = check_strategy(json.loads(text), position, RULES)
+        found["verify_seconds"] = time.process_time() - started
+        found["verified"] = failure is None
+        if failure is not None:
+            found["failure"] = failure
+    return found
+
+
+def peer_record(peer: Peer, position: Position, limit: float, replies: int = 0) -> Record:
+    """A peer's answer on a two-player position, as a record."""
+    answer = peer.ask(position.hands[0], position.hands[1], limit, replies, peer.wall_factor)
+    return {
+        "winner": answer.winner,
+        "seconds": answer.seconds,
+        "cpu": round(answer.cpu, 4),
+        "wall": round(answer.wall, 4),
+        "moves": [] if answer.move is None else [answer.move],
+        "said": answer.said,
+    }
+
+
+# -- the parts: each yields (part, key, solver, measure) still to be measured --
+
+Job = tuple[str, str, str, Callable[[], Record]]
+
+
+def jobs(options: argparse.Namespace, peers: list[Peer]) -> Iterator[Job]:
+    """Every measurement of the parts asked for, in order."""
+    limit, factor, peer_limit = options.time_limit, options.wall_factor, options.peer_limit
+    mine = "ours" in options.solver
+    if "puzzles" in options.only:
+        for first, second, _ in PUZZLES:
+            position = Position.parse([first, second])
+            key = f"{first} v {second}"
+            if mine:
+                measure = partial(ours, position, limit, options.runs, True, factor)
+                yield "puzzles", key, "ours", measure
+            for peer in peers:
+                yield "puzzles", key, peer.name, partial(peer_record, peer, position, peer_limit)
+    if "level50" in options.only:
+        first, second = PUZZLES[-1][:2]
+        start = Position.parse([first, second])
+        after = Position.parse(list(LEVEL_50_AFTER_8))
+        key = f"{LEVEL_50_AFTER_8[0]} v {LEVEL_50_AFTER_8[1]}"
+        if mine:
+            yield "level50", key, "ours", partial(ours, after, limit, 1, True, factor)
+        for peer in peers:
+            yield "level50", key, peer.name, partial(peer_record, peer, after, peer_limit)
+            asked = f"{first} v {second}: its move, then a pass"
+            yield "level50", asked, peer.name, partial(peer_record, peer, start, peer_limit, 1)
+    if "random" in options.only:
+        for sizes in RANDOM_SIZES:
+            for index, position in enumerate(random_two(options.seed, sizes, options.count)):
+                key = f"{sizes[0]}+{sizes[1]} #{index}"
+                if mine:
+                    measure = partial(ours, position, limit or 100.0, wall_factor=factor)
+                    yield "random", key, "ours", measure
+                for peer in peers:
+                    measure = partial(peer_record, peer, position, peer_limit)
+                    yield "random", key, peer.name, measure
+    if "small3" in options.only and mine:
+        for index, position in enumerate(small_three(options.seed, 50)):
+            measure = partial(ours, position, limit or 60.0, wall_factor=factor)
+            yield "small3", f"#{index}", "ours", measure
+    if "deals3" in options.only and mine:
+        for index, position in enumerate(full_deals(options.seed, options.deals)):
+            measure = partial(ours, position, limit or 60.0, wall_factor=factor)
+            yield "deals3", f"#{index}", "ours", measure
+
+
+# -- the tables -----------------------------------------------------------------
+
+
+def seconds(value: float | None) -> str:
+    """Seconds for a table: milliseconds shown below 10 s, tenths above; or a dash."""
+    if value is None:
+        return "–"
+    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+
+
+def verdict(winner: int | None) -> str:
+    """A two-player verdict in words."""
+    return {0: "first", 1: "second", None: "unknown"}[winner]
+
+
+def puzzle_table(records: dict[tuple[str, str, str], Record], solvers: list[str]) -> list[str]:
+    """The eight published puzzles: ours with proofs, then each peer."""
+    lines = [
+        "| first | second | published | ours | winning moves | solve s | all moves s "
+        "| proof build s | proof nodes | proof KB | verify s |"
+        + "".join(f" {name} |" for name in solvers),
+        "|" + "---|" * (11 + len(solvers)),
+    ]
+    for first, second, published in PUZZLES:
+        key = f"{first} v {second}"
+        mine = records.get(("puzzles", key, "ours"))
+        if mine is None:
+            continue
+        cells = [
+            first,
+            second,
+            verdict(published),
+            verdict(mine["winner"]) + ("" if mine.get("verified", True) else " (proof FAILS)"),
+            " ".join(mine["moves"]) or "–",
+            seconds(mine["seconds"]),
+            seconds(mine.get("all_seconds")),
+            seconds(mine.get("proof_seconds")),
+            str(mine.get("proof_nodes", "–")),
+            f"{mine['proof_kb']:.0f}" if "proof_kb" in mine else "–",
+            seconds(mine.get("verify_seconds")),
+        ]
+        for name in solvers:
+            cells.append(peer_cell(records.get(("puzzles", key, name))))
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def peer_cell(record: Record | None) -> str:
+    """A peer's verdict, move and time in one cell."""
+    if record is None:
+        return "not run"
+    if record["winner"] is None:
+        return f"no answer in {record['wall']:.0f} s"
+    move = f" ({record['moves'][0]})" if record["moves"] else ""
+    return f"{verdict(record['winner'])}{move} {seconds(record['seconds'])} s"
+
+
+def level50_table(records: dict[tuple[str, str, str], Record]) -> list[str]:
+    """What each solver says after the first player's single 8 and a pass."""
+    lines = ["| asked | solver | answer | s |", "|---|---|---|---|"]
+    for (part, key, solver), record in records.items():
+        if part != "level50":
+            continue
+        if solver == "ours":
+            answer = f"{verdict(record['winner'])} player wins"
+            if record["moves"]:
+                answer += f"; winning moves {' '.join(record['moves'])}"
+            if "verified" in record:
+                answer += "; proof verified" if record["verified"] else "; proof FAILS"
+        else:
+            answer = " / ".join(f"`{line}`" for line in record["said"]) or "no answer"
+        lines.append(f"| {key} | {solver} | {answer} | {seconds(record['seconds'])} |")
+    return lines
+
+
+def summary_table(
+    records: dict[tuple[str, str, str], Record], part: str, title: str, limit: float
+) -> list[str]:
+    """Per group (the key before ``#``) and solver: decided, median and max seconds."""
+    groups: dict[tuple[str, str], list[Record]] = {}
+    verdicts: dict[str, int | None] = {}
+    for (kind, key, solver), record in records.items():
+        if kind == part:
+            groups.setdefault((key.split("#")[0].strip() or "all", solver), []).append(record)
+            if solver == "ours":
+                verdicts[key] = record["winner"]
+    lines = [
+        f"| {title} | solver | done | decided | side 0 wins | median s | max s | disagree |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for (group, solver), found in sorted(groups.items(), key=_group_order):
+        times = sorted(r["seconds"] if r["winner"] is not None else float("inf") for r in found)
+        decided = [r for r in found if r["winner"] is not None]
+        median = statistics.median(times)
+        keyed = [
+            (k, r)
+            for (kind, k, s), r in records.items()
+            if kind == part and s == solver and (k.split("#")[0].strip() or "all") == group
+        ]
+        disagree = sum(
+            1
+            for k, r in keyed
+            if r["winner"] is not None
+            and verdicts.get(k) is not None
+            and verdicts[k] != r["winner"]
+        )
+        lines.append(
+            f"| {group} | {solver} | {len(found)} | {len(decided)}/{len(found)} "
+            f"| {sum(r['winner'] == 0 for r in decided)} "
+            f"| {'>' + seconds(limit) if median == float('inf') else seconds(median)} "
+            f"| {seconds(max(r['seconds'] for r in decided)) if decided else '–'} "
+            f"| {disagree if solver != 'ours' else ''} |"
+        )
+    return lines
+
+
+def _group_order(item: tuple[tuple[str, str], list[Record]]) -> tuple[int, int, str]:
+    """Groups by card count (sizes like 14+13), ours before the peers."""
+    (group, solver), _ = item
+    cards = sum(int(n) for n in group.split("+")) if group[0].isdigit() else 0
+    return cards, solver != "ours", solver
+
+
+def markdown(records: dict[tuple[str, str, str], Record], options: argparse.Namespace) -> str:
+    """Every table of the parts measured so far."""
+    solvers = sorted({s for part, _, s in records if part == "puzzles" and s != "ours"})
+    out = [
+        (
+            "CPU seconds (time.process_time; peers: the child's user+system time), "
+            f"one core (--cpu {options.cpu}), seed {options.seed}; a shared machine: expect noise."
+        ),
+        "",
+    ]
+    parts = {part for part, _, _ in records}
+    random_limit = options.time_limit or 100.0
+    deal_limit = options.time_limit or 60.0
+    if "puzzles" in parts:
+        out += [
+            f"### The eight published puzzles (solve: median of {options.runs} runs)",
+            "",
+            *puzzle_table(records, solvers),
+            "",
+        ]
+    if "level50" in parts:
+        out += ["### Level 50 after the first player's single 8 and a pass", ""]
+        out += [*level50_table(records), ""]
+    if "random" in parts:
+        out += [f"### Random two-player positions (CPU limit {random_limit:g} s each)", ""]
+        out += [*summary_table(records, "random", "cards", options.time_limit or 100.0), ""]
+    if "small3" in parts:
+        out += ["### Three-player endgames, 1-8 cards a hand, landlord to lead", ""]
+        out += [*summary_table(records, "small3", "positions", options.time_limit or 60.0), ""]
+    if "deals3" in parts:
+        out += [
+            f"### Three-player full deals 20/17/17, landlord to lead (CPU limit {deal_limit:g} s each)",
+            "",
+        ]
+        out += [*summary_table(records, "deals3", "deals", options.time_limit or 60.0), ""]
+    return "\n".join(out)
+
+
+# -- the run ----------------------------------------------------------------------
+
+
+def load(path: Path | None) -> dict[tuple[str, str, str], Record]:
+    """The measurements already in the results file."""
+    found: dict[tuple[str, str, str], Record] = {}
+    if path is not None and path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                entry = json.loads(line)
+                found[(entry["part"], entry["key"], entry["solver"])] = entry["record"]
+    return found
+
+
+def merged(paths: list[Path]) -> dict[tuple[str, str, str], Record]:
+    """The measurements in the results files of other runs (read anew each time)."""
+    found: dict[tuple[str, str, str], Record] = {}
+    for path in paths:
+        found.update(load(path))
+    return found
+
+
+def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--only", action="append", choices=PARTS, help="a part to run")
+    parser.add_argument("--runs", type=int, default=3, help="solves per puzzle (median)")
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        help="CPU seconds per position (default: 100 s "
+        "random, 60 s three-player, none for the puzzles)",
+    )
+    parser.add_argument(
+        "--wall-factor",
+        type=float,
+        default=5.0,
+        help="wall-clock backstop, in multiples of the CPU limit",
+    )
+    parser.add_argument("--peer-limit", type=float, default=100.0, help="CPU seconds per peer run")
+    parser.add_argument(
+        "--peer",
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="a peer binary: yunyan=PATH or wz=PATH",
+    )
+    parser.add_argument(
+        "--solver",
+        action="append",
+        help="run only this solver (ours or a peer's name; repeatable; default: all)",
+    )
+    parser.add_argument(
+        "--merge",
+        action="append",
+        type=Path,
+        default=[],
+        help="a results file of another run to add to the tables (read only)",
+    )
+    parser.add_argument("--count", type=int, default=10, help="random positions per size")
+    parser.add_argument("--deals", type=int, default=100, help="full three-player deals")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--cpu",
+        type=int,
+        default=min(os.sched_getaffinity(0)),
+        help="the core to pin to; -1: do not pin",
+    )
+    parser.add_argument(
+        "--memory-gb",
+        type=float,
+        default=4.0,
+        help="address-space cap for this process and each peer (out of memory: undecided)",
+    )
+    parser.add_argument("--results", type=Path, help="JSON lines of measurements (resumable)")
+    parser.add_argument("--markdown", type=Path, help="write the tables here at the end")
+    parser.add_argument("--interim", type=Path, help="rewrite the tables here as they grow")
+    options = parser.parse_args(argv)
+    options.only = options.only or list(PARTS)
+    options.peer = [tuple(item.split("=", 1)) for item in options.peer]
+    for item in options.peer:
+        if len(item) != 2:
+            parser.error("--peer takes NAME=PATH")
+    return options
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the parts asked for, resuming from ``--results``, and print the tables."""
+    options = parse_options(argv)
+    cpu = None if options.cpu < 0 else options.cpu
+    if cpu is not None:
+        os.sched_setaffinity(0, {cpu})
+    cap = int(options.memory_gb * 2**30)
+    resource.setrlimit(resource.RLIMIT_AS, (cap, resource.getrlimit(resource.RLIMIT_AS)[1]))
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 20000))
+    options.solver = options.solver or ["ours", *(name for name, _ in options.peer)]
+    peers = [
+        Peer(name, path, cpu, options.wall_factor, cap)
+        for name, path in options.peer
+        if name in options.solver
+    ]
+    done = load(options.results)
+    records = {**merged(options.merge), **done}
+    for part, key, solver, measure in jobs(options, peers):
+        if (part, key, solver) in done and part not in ("puzzles", "level50"):
+            continue
+        record = measure()
+        records[(part, key, solver)] = record
+        print(
+            f"{part} {key} {solver}: {verdict(record['winner'])} {seconds(record['seconds'])} s",
+            file=sys.stderr,
+            flush=True,
+        )
+        if options.results is not None:
+            entry = {"part": part, "key": key, "solver": solver, "record": record}
+            with options.results.open("a") as stream:
+                stream.write(json.dumps(entry) + "\n")
+        if options.interim is not None:
+            view = {**merged(options.merge), **done, **records}
+            options.interim.write_text(markdown(view, options) + "\n")
+    tables = markdown({**merged(options.merge), **records}, options)
+    print(tables)
+    if options.markdown is not None:
+        options.markdown.write_text(tables + "\n")
+
+
+if __name__ == "__main__":
+    main()
