@@ -39,6 +39,7 @@ import random
 import resource
 import signal
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -370,8 +371,9 @@ def markdown(records: dict[tuple[str, str, str], Record], options: argparse.Name
     solvers = sorted({s for part, _, s in records if part == "puzzles" and s != "ours"})
     out = [
         (
-            "CPU seconds (time.process_time; peers: the child's user+system time), "
-            f"one core (--cpu {options.cpu}), seed {options.seed}; a shared machine: expect noise."
+            f"cpsolver {_commit()}. CPU seconds (time.process_time; peers: the child's "
+            f"user+system time), one core (--cpu {options.cpu}), seed {options.seed}; "
+            "a shared machine: expect noise."
         ),
         "",
     ]
@@ -415,6 +417,21 @@ def load(path: Path | None) -> dict[tuple[str, str, str], Record]:
                 entry = json.loads(line)
                 found[(entry["part"], entry["key"], entry["solver"])] = entry["record"]
     return found
+
+
+def _commit() -> str:
+    """The commit measured (the working tree's), for the tables' header."""
+    try:
+        found = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            cwd=Path(__file__).parent,
+            check=False,
+        )
+    except OSError:
+        return "(unknown commit)"
+    return found.stdout.strip() or "(unknown commit)"
 
 
 def merged(paths: list[Path]) -> dict[tuple[str, str, str], Record]:

@@ -24,6 +24,7 @@ import os
 import resource
 import selectors
 import shutil
+import signal
 import subprocess
 import time
 from collections.abc import Iterator
@@ -133,7 +134,9 @@ class Peer:
                     process.stdin.flush()
         finally:
             answer.wall = time.perf_counter() - started
-            process.kill()
+            # Not process.kill(): it polls first, and reaping an ended child there would
+            # lose its resource usage. The pid stays ours until wait4 reaps it.
+            os.kill(process.pid, signal.SIGKILL)
             _, _, usage = os.wait4(process.pid, 0)
             process.returncode = -9
             process.stdin.close()
