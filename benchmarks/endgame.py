@@ -369,9 +369,14 @@ def _group_order(item: tuple[tuple[str, str], list[Record]]) -> tuple[int, int, 
 def markdown(records: dict[tuple[str, str, str], Record], options: argparse.Namespace) -> str:
     """Every table of the parts measured so far."""
     solvers = sorted({s for part, _, s in records if part == "puzzles" and s != "ours"})
+    counted: dict[str, int] = {}
+    for record in records.values():
+        commit = record.get("commit", "unrecorded")
+        counted[commit] = counted.get(commit, 0) + 1
+    commits = ", ".join(f"{commit} ({n} measurements)" for commit, n in sorted(counted.items()))
     out = [
         (
-            f"cpsolver {_commit()}. CPU seconds (time.process_time; peers: the child's "
+            f"cpsolver {commits}. CPU seconds (time.process_time; peers: the child's "
             f"user+system time), one core (--cpu {options.cpu}), seed {options.seed}; "
             "a shared machine: expect noise."
         ),
@@ -420,7 +425,7 @@ def load(path: Path | None) -> dict[tuple[str, str, str], Record]:
 
 
 def _commit() -> str:
-    """The commit measured (the working tree's), for the tables' header."""
+    """The commit measured (the working tree's at the start), recorded with each measurement."""
     try:
         found = subprocess.run(
             ["git", "rev-parse", "--short", "HEAD"],
@@ -509,6 +514,7 @@ def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     """Run the parts asked for, resuming from ``--results``, and print the tables."""
     options = parse_options(argv)
+    options.commit = _commit()
     cpu = None if options.cpu < 0 else options.cpu
     if cpu is not None:
         os.sched_setaffinity(0, {cpu})
@@ -526,7 +532,7 @@ def main(argv: list[str] | None = None) -> None:
     for part, key, solver, measure in jobs(options, peers):
         if (part, key, solver) in done and part not in ("puzzles", "level50"):
             continue
-        record = measure()
+        record = {**measure(), "commit": options.commit}
         records[(part, key, solver)] = record
         print(
             f"{part} {key} {solver}: {verdict(record['winner'])} {seconds(record['seconds'])} s",
