@@ -48,6 +48,15 @@ from pathlib import Path
 from typing import Any
 
 from endgame_peers import Peer
+from endgame_tables import (
+    LEVEL_50_AFTER_8,
+    PUZZLES,
+    RANDOM_SIZES,
+    Record,
+    markdown,
+    seconds,
+    verdict,
+)
 
 from cpsolver.cards import Hand
 from cpsolver.endgame import EndgameResult, solve
@@ -56,27 +65,8 @@ from cpsolver.position import Position
 from cpsolver.rules import standard_rules
 from cpsolver.verify_strategy import check_strategy
 
-# (first, second, published winner: 0 the first player); their 0/Y/Z are our T/B/R.
-PUZZLES = [
-    ("KK5543", "225543", 0),
-    ("RA54333", "B222KQ", 0),
-    ("2KKTT77554", "AA8", 1),
-    ("RKKQJT9876633", "AAKQJT987", 0),
-    ("2AKT96554", "BKJT8854", 0),
-    ("RBAAKKQTT99", "2222JJTT", 0),
-    ("B2AK998553", "RQQJJT953", 0),
-    ("RAQQJJT999844", "B22AAT886633", 0),
-]
-LEVEL_50_AFTER_8 = ("RAQQJJT99944", "B22AAT886633")  # the first player's 8, then a pass
-RANDOM_SIZES = [(14, 13), (16, 15), (17, 17), (20, 17)]
 PARTS = ("puzzles", "level50", "random", "small3", "deals3")
 RULES = standard_rules()
-Record = dict[str, Any]
-
-
-def high_first(hand: Hand) -> str:
-    """A hand as the puzzle tables write it, high cards first."""
-    return str(hand)[::-1]
 
 
 def deal_hands(rng: random.Random, sizes: tuple[int, ...]) -> Position:
@@ -155,6 +145,7 @@ def ours(
     assert result is not None
     found: Record = {
         "winner": result.winner,
+        "limit": limit,
         "seconds": statistics.median(times) if result.winner is not None else None,
         "wall": round(time.perf_counter() - wall, 4),
         "runs": [round(t, 4) for t in times],
@@ -186,6 +177,7 @@ def peer_record(peer: Peer, position: Position, limit: float, replies: int = 0) 
     answer = peer.ask(position.hands[0], position.hands[1], limit, replies, peer.wall_factor)
     return {
         "winner": answer.winner,
+        "limit": limit,
         "seconds": answer.seconds,
         "cpu": round(answer.cpu, 4),
         "wall": round(answer.wall, 4),
@@ -241,173 +233,6 @@ def jobs(options: argparse.Namespace, peers: list[Peer]) -> Iterator[Job]:
         for index, position in enumerate(full_deals(options.seed, options.deals)):
             measure = partial(ours, position, limit or 60.0, wall_factor=factor)
             yield "deals3", f"#{index}", "ours", measure
-
-
-# -- the tables -----------------------------------------------------------------
-
-
-def seconds(value: float | None) -> str:
-    """Seconds for a table: milliseconds shown below 10 s, tenths above; or a dash."""
-    if value is None:
-        return "–"
-    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
-
-
-def verdict(winner: int | None) -> str:
-    """A two-player verdict in words."""
-    return {0: "first", 1: "second", None: "unknown"}[winner]
-
-
-def puzzle_table(records: dict[tuple[str, str, str], Record], solvers: list[str]) -> list[str]:
-    """The eight published puzzles: ours with proofs, then each peer."""
-    lines = [
-        "| first | second | published | ours | winning moves | solve s | all moves s "
-        "| proof build s | proof nodes | proof KB | verify s |"
-        + "".join(f" {name} |" for name in solvers),
-        "|" + "---|" * (11 + len(solvers)),
-    ]
-    for first, second, published in PUZZLES:
-        key = f"{first} v {second}"
-        mine = records.get(("puzzles", key, "ours"))
-        if mine is None:
-            continue
-        cells = [
-            first,
-            second,
-            verdict(published),
-            verdict(mine["winner"]) + ("" if mine.get("verified", True) else " (proof FAILS)"),
-            " ".join(mine["moves"]) or "–",
-            seconds(mine["seconds"]),
-            seconds(mine.get("all_seconds")),
-            seconds(mine.get("proof_seconds")),
-            str(mine.get("proof_nodes", "–")),
-            f"{mine['proof_kb']:.0f}" if "proof_kb" in mine else "–",
-            seconds(mine.get("verify_seconds")),
-        ]
-        for name in solvers:
-            cells.append(peer_cell(records.get(("puzzles", key, name))))
-        lines.append("| " + " | ".join(cells) + " |")
-    return lines
-
-
-def peer_cell(record: Record | None) -> str:
-    """A peer's verdict, move and time in one cell."""
-    if record is None:
-        return "not run"
-    if record["winner"] is None:
-        return f"no answer in {record['wall']:.0f} s"
-    move = f" ({record['moves'][0]})" if record["moves"] else ""
-    return f"{verdict(record['winner'])}{move} {seconds(record['seconds'])} s"
-
-
-def level50_table(records: dict[tuple[str, str, str], Record]) -> list[str]:
-    """What each solver says after the first player's single 8 and a pass."""
-    lines = ["| asked | solver | answer | s |", "|---|---|---|---|"]
-    for (part, key, solver), record in records.items():
-        if part != "level50":
-            continue
-        if solver == "ours":
-            answer = f"{verdict(record['winner'])} player wins"
-            if record["moves"]:
-                answer += f"; winning moves {' '.join(record['moves'])}"
-            if "verified" in record:
-                answer += "; proof verified" if record["verified"] else "; proof FAILS"
-        else:
-            answer = " / ".join(f"`{line}`" for line in record["said"]) or "no answer"
-        lines.append(f"| {key} | {solver} | {answer} | {seconds(record['seconds'])} |")
-    return lines
-
-
-def summary_table(
-    records: dict[tuple[str, str, str], Record], part: str, title: str, limit: float
-) -> list[str]:
-    """Per group (the key before ``#``) and solver: decided, median and max seconds."""
-    groups: dict[tuple[str, str], list[Record]] = {}
-    verdicts: dict[str, int | None] = {}
-    for (kind, key, solver), record in records.items():
-        if kind == part:
-            groups.setdefault((key.split("#")[0].strip() or "all", solver), []).append(record)
-            if solver == "ours":
-                verdicts[key] = record["winner"]
-    lines = [
-        f"| {title} | solver | done | decided | side 0 wins | median s | max s | disagree |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
-    for (group, solver), found in sorted(groups.items(), key=_group_order):
-        times = sorted(r["seconds"] if r["winner"] is not None else float("inf") for r in found)
-        decided = [r for r in found if r["winner"] is not None]
-        median = statistics.median(times)
-        keyed = [
-            (k, r)
-            for (kind, k, s), r in records.items()
-            if kind == part and s == solver and (k.split("#")[0].strip() or "all") == group
-        ]
-        disagree = sum(
-            1
-            for k, r in keyed
-            if r["winner"] is not None
-            and verdicts.get(k) is not None
-            and verdicts[k] != r["winner"]
-        )
-        lines.append(
-            f"| {group} | {solver} | {len(found)} | {len(decided)}/{len(found)} "
-            f"| {sum(r['winner'] == 0 for r in decided)} "
-            f"| {'>' + seconds(limit) if median == float('inf') else seconds(median)} "
-            f"| {seconds(max(r['seconds'] for r in decided)) if decided else '–'} "
-            f"| {disagree if solver != 'ours' else ''} |"
-        )
-    return lines
-
-
-def _group_order(item: tuple[tuple[str, str], list[Record]]) -> tuple[int, int, str]:
-    """Groups by card count (sizes like 14+13), ours before the peers."""
-    (group, solver), _ = item
-    cards = sum(int(n) for n in group.split("+")) if group[0].isdigit() else 0
-    return cards, solver != "ours", solver
-
-
-def markdown(records: dict[tuple[str, str, str], Record], options: argparse.Namespace) -> str:
-    """Every table of the parts measured so far."""
-    solvers = sorted({s for part, _, s in records if part == "puzzles" and s != "ours"})
-    counted: dict[str, int] = {}
-    for record in records.values():
-        commit = record.get("commit", "unrecorded")
-        counted[commit] = counted.get(commit, 0) + 1
-    commits = ", ".join(f"{commit} ({n} measurements)" for commit, n in sorted(counted.items()))
-    out = [
-        (
-            f"cpsolver {commits}. CPU seconds (time.process_time; peers: the child's "
-            f"user+system time), one core (--cpu {options.cpu}), seed {options.seed}; "
-            "a shared machine: expect noise."
-        ),
-        "",
-    ]
-    parts = {part for part, _, _ in records}
-    random_limit = options.time_limit or 100.0
-    deal_limit = options.time_limit or 60.0
-    if "puzzles" in parts:
-        out += [
-            f"### The eight published puzzles (solve: median of {options.runs} runs)",
-            "",
-            *puzzle_table(records, solvers),
-            "",
-        ]
-    if "level50" in parts:
-        out += ["### Level 50 after the first player's single 8 and a pass", ""]
-        out += [*level50_table(records), ""]
-    if "random" in parts:
-        out += [f"### Random two-player positions (CPU limit {random_limit:g} s each)", ""]
-        out += [*summary_table(records, "random", "cards", options.time_limit or 100.0), ""]
-    if "small3" in parts:
-        out += ["### Three-player endgames, 1-8 cards a hand, landlord to lead", ""]
-        out += [*summary_table(records, "small3", "positions", options.time_limit or 60.0), ""]
-    if "deals3" in parts:
-        out += [
-            f"### Three-player full deals 20/17/17, landlord to lead (CPU limit {deal_limit:g} s each)",
-            "",
-        ]
-        out += [*summary_table(records, "deals3", "deals", options.time_limit or 60.0), ""]
-    return "\n".join(out)
 
 
 # -- the run ----------------------------------------------------------------------

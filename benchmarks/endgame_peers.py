@@ -1,7 +1,11 @@
 """Run public two-player endgame solvers (C++ binaries built by the user) on our positions.
 
 Neither peer is vendored or built here: the benchmark takes the paths of
-binaries the user built (see ``benchmarks/endgame.py``). Both read the two
+binaries the user built, outside this repository. How they were built for
+the published numbers: YunyanDeng's with its own CMakeLists (``cmake
+doudizhu && make``: -O3, C++11); WZ's single file with ``g++ -O2``, after
+renaming its global ``end`` (a clock variable that clashes with ``std::end``
+under a current g++), the only change. Both read the two
 hands on stdin, in their notation (``0`` for the ten, ``Y``/``Z`` for the
 black/red joker), the first player to move, and then wait for the other
 side's replies; we read the first answer and end the process.

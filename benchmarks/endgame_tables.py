@@ -1,0 +1,205 @@
+"""The benchmark's published puzzles and its markdown tables (see ``endgame.py``).
+
+Every table is built from the measurements alone (``(part, key, solver) ->
+record``), so one run can add another's results (``--merge``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from typing import Any
+
+# (first, second, published winner: 0 the first player); their 0/Y/Z are our T/B/R.
+PUZZLES = [
+    ("KK5543", "225543", 0),
+    ("RA54333", "B222KQ", 0),
+    ("2KKTT77554", "AA8", 1),
+    ("RKKQJT9876633", "AAKQJT987", 0),
+    ("2AKT96554", "BKJT8854", 0),
+    ("RBAAKKQTT99", "2222JJTT", 0),
+    ("B2AK998553", "RQQJJT953", 0),
+    ("RAQQJJT999844", "B22AAT886633", 0),
+]
+LEVEL_50_AFTER_8 = ("RAQQJJT99944", "B22AAT886633")  # the first player's 8, then a pass
+RANDOM_SIZES = [(14, 13), (16, 15), (17, 17), (20, 17)]
+Record = dict[str, Any]
+
+
+def seconds(value: float | None) -> str:
+    """Seconds for a table: to 0.1 ms below 0.1 s, to 1 ms below 10 s, then tenths; or a dash."""
+    if value is None:
+        return "–"
+    if value < 0.1:
+        return f"{value:.4f}"
+    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+
+
+def verdict(winner: int | None) -> str:
+    """A two-player verdict in words."""
+    return {0: "first", 1: "second", None: "unknown"}[winner]
+
+
+def puzzle_table(records: dict[tuple[str, str, str], Record], solvers: list[str]) -> list[str]:
+    """The eight published puzzles: ours with proofs, then each peer."""
+    lines = [
+        "| first | second | published | ours | winning moves | solve s | all moves s "
+        "| proof build s | proof nodes | proof KB | verify s |"
+        + "".join(f" {name} |" for name in solvers),
+        "|" + "---|" * (11 + len(solvers)),
+    ]
+    for first, second, published in PUZZLES:
+        key = f"{first} v {second}"
+        mine = records.get(("puzzles", key, "ours"))
+        if mine is None:
+            continue
+        cells = [
+            first,
+            second,
+            verdict(published),
+            verdict(mine["winner"]) + ("" if mine.get("verified", True) else " (proof FAILS)"),
+            " ".join(mine["moves"]) or "–",
+            seconds(mine["seconds"]),
+            seconds(mine.get("all_seconds")),
+            seconds(mine.get("proof_seconds")),
+            str(mine.get("proof_nodes", "–")),
+            f"{mine['proof_kb']:.0f}" if "proof_kb" in mine else "–",
+            seconds(mine.get("verify_seconds")),
+        ]
+        for name in solvers:
+            cells.append(peer_cell(records.get(("puzzles", key, name))))
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def peer_cell(record: Record | None) -> str:
+    """A peer's verdict, move and time in one cell."""
+    if record is None:
+        return "not run"
+    if record["winner"] is None:
+        return f"no answer in {record['wall']:.0f} s"
+    move = f" ({record['moves'][0]})" if record["moves"] else ""
+    return f"{verdict(record['winner'])}{move} {seconds(record['seconds'])} s"
+
+
+def level50_table(records: dict[tuple[str, str, str], Record]) -> list[str]:
+    """What each solver says after the first player's single 8 and a pass."""
+    lines = ["| asked | solver | answer | s |", "|---|---|---|---|"]
+    for (part, key, solver), record in records.items():
+        if part != "level50":
+            continue
+        if solver == "ours":
+            answer = f"{verdict(record['winner'])} player wins"
+            if record["moves"]:
+                answer += f"; winning moves {' '.join(record['moves'])}"
+            if "verified" in record:
+                answer += "; proof verified" if record["verified"] else "; proof FAILS"
+        else:
+            answer = " / ".join(f"`{line}`" for line in record["said"]) or "no answer"
+        lines.append(f"| {key} | {solver} | {answer} | {seconds(record['seconds'])} |")
+    return lines
+
+
+def summary_table(
+    records: dict[tuple[str, str, str], Record], part: str, title: str, limit: str
+) -> list[str]:
+    """Per group (the key before ``#``) and solver: decided, median and max seconds."""
+    groups: dict[tuple[str, str], list[Record]] = {}
+    verdicts: dict[str, int | None] = {}
+    for (kind, key, solver), record in records.items():
+        if kind == part:
+            groups.setdefault((key.split("#")[0].strip() or "all", solver), []).append(record)
+            if solver == "ours":
+                verdicts[key] = record["winner"]
+    lines = [
+        f"| {title} | solver | done | decided | side 0 wins | median s | max s | disagree |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for (group, solver), found in sorted(groups.items(), key=_group_order):
+        times = sorted(r["seconds"] if r["winner"] is not None else float("inf") for r in found)
+        decided = [r for r in found if r["winner"] is not None]
+        median = statistics.median(times)
+        keyed = [
+            (k, r)
+            for (kind, k, s), r in records.items()
+            if kind == part and s == solver and (k.split("#")[0].strip() or "all") == group
+        ]
+        disagree = sum(
+            1
+            for k, r in keyed
+            if r["winner"] is not None
+            and verdicts.get(k) is not None
+            and verdicts[k] != r["winner"]
+        )
+        lines.append(
+            f"| {group} | {solver} | {len(found)} | {len(decided)}/{len(found)} "
+            f"| {sum(r['winner'] == 0 for r in decided)} "
+            f"| {'>' + limit if median == float('inf') else seconds(median)} "
+            f"| {seconds(max(r['seconds'] for r in decided)) if decided else '–'} "
+            f"| {disagree if solver != 'ours' else ''} |"
+        )
+    return lines
+
+
+def _limits(records: dict[tuple[str, str, str], Record], part: str, default: float) -> str:
+    """The CPU limits the part's measurements were made under (records before the limit
+    was recorded were made under the default)."""
+    found = sorted(
+        {r.get("limit") or default for (kind, _, _), r in records.items() if kind == part}
+    )
+    return "/".join(f"{limit:g}" for limit in found) or f"{default:g}"
+
+
+def _group_order(item: tuple[tuple[str, str], list[Record]]) -> tuple[int, int, str]:
+    """Groups by card count (sizes like 14+13), ours before the peers."""
+    (group, solver), _ = item
+    cards = sum(int(n) for n in group.split("+")) if group[0].isdigit() else 0
+    return cards, solver != "ours", solver
+
+
+def markdown(records: dict[tuple[str, str, str], Record], options: argparse.Namespace) -> str:
+    """Every table of the parts measured so far."""
+    solvers = sorted({s for part, _, s in records if part == "puzzles" and s != "ours"})
+    counted: dict[str, int] = {}
+    for record in records.values():
+        commit = record.get("commit", "unrecorded")
+        counted[commit] = counted.get(commit, 0) + 1
+    commits = ", ".join(f"{commit} ({n} measurements)" for commit, n in sorted(counted.items()))
+    out = [
+        (
+            f"cpsolver {commits}. CPU seconds (time.process_time; peers: the child's "
+            f"user+system time), one core (--cpu {options.cpu}), seed {options.seed}; "
+            "a shared machine: expect noise."
+        ),
+        "",
+    ]
+    parts = {part for part, _, _ in records}
+    random_limit = _limits(records, "random", options.time_limit or 100.0)
+    small_limit = _limits(records, "small3", options.time_limit or 60.0)
+    deal_limit = _limits(records, "deals3", options.time_limit or 60.0)
+    if "puzzles" in parts:
+        out += [
+            f"### The eight published puzzles (solve: median of {options.runs} runs)",
+            "",
+            *puzzle_table(records, solvers),
+            "",
+        ]
+    if "level50" in parts:
+        out += ["### Level 50 after the first player's single 8 and a pass", ""]
+        out += [*level50_table(records), ""]
+    if "random" in parts:
+        out += [f"### Random two-player positions (CPU limit {random_limit} s each)", ""]
+        out += [*summary_table(records, "random", "cards", random_limit), ""]
+    if "small3" in parts:
+        out += [
+            f"### Three-player endgames, 1-8 cards a hand, landlord to lead (CPU limit {small_limit} s)",
+            "",
+        ]
+        out += [*summary_table(records, "small3", "positions", small_limit), ""]
+    if "deals3" in parts:
+        out += [
+            f"### Three-player full deals 20/17/17, landlord to lead (CPU limit {deal_limit} s each)",
+            "",
+        ]
+        out += [*summary_table(records, "deals3", "deals", deal_limit), ""]
+    return "\n".join(out)
