@@ -231,6 +231,8 @@ def jobs(options: argparse.Namespace, peers: list[Peer]) -> Iterator[Job]:
             yield "small3", f"#{index}", "ours", measure
     if "deals3" in options.only and mine:
         for index, position in enumerate(full_deals(options.seed, options.deals)):
+            if index < options.deal_start:
+                continue
             measure = partial(ours, position, limit or 60.0, wall_factor=factor)
             yield "deals3", f"#{index}", "ours", measure
 
@@ -311,6 +313,9 @@ def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--count", type=int, default=10, help="random positions per size")
     parser.add_argument("--deals", type=int, default=100, help="full three-player deals")
+    parser.add_argument(
+        "--deal-start", type=int, default=0, help="skip the deals before this one (0-based)"
+    )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
         "--cpu",

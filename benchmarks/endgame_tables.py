@@ -103,7 +103,12 @@ def level50_table(records: dict[tuple[str, str, str], Record]) -> list[str]:
 def summary_table(
     records: dict[tuple[str, str, str], Record], part: str, title: str, limit: str
 ) -> list[str]:
-    """Per group (the key before ``#``) and solver: decided, median and max seconds."""
+    """Per group (the key before ``#``) and solver: decided, median and max seconds.
+
+    The median counts the undecided as slower than any decided. On a loaded
+    machine the wall-clock backstop may end a run before its CPU limit
+    (``limit``): the CPU time the undecided ones had is shown, least to most.
+    """
     groups: dict[tuple[str, str], list[Record]] = {}
     verdicts: dict[str, int | None] = {}
     for (kind, key, solver), record in records.items():
@@ -112,8 +117,11 @@ def summary_table(
             if solver == "ours":
                 verdicts[key] = record["winner"]
     lines = [
-        f"| {title} | solver | done | decided | side 0 wins | median s | max s | disagree |",
-        "|---|---|---|---|---|---|---|---|",
+        (
+            f"| {title} | solver | done | decided | side 0 wins | median s | max s (decided) "
+            "| CPU s given to the undecided | disagree |"
+        ),
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for (group, solver), found in sorted(groups.items(), key=_group_order):
         times = sorted(r["seconds"] if r["winner"] is not None else float("inf") for r in found)
@@ -134,11 +142,28 @@ def summary_table(
         lines.append(
             f"| {group} | {solver} | {len(found)} | {len(decided)}/{len(found)} "
             f"| {sum(r['winner'] == 0 for r in decided)} "
-            f"| {'>' + limit if median == float('inf') else seconds(median)} "
+            f"| {'undecided' if median == float('inf') else seconds(median)} "
             f"| {seconds(max(r['seconds'] for r in decided)) if decided else '–'} "
+            f"| {_given([r for r in found if r['winner'] is None])} "
             f"| {disagree if solver != 'ours' else ''} |"
         )
     return lines
+
+
+def _given(undecided: list[Record]) -> str:
+    """The least and most CPU seconds the undecided runs had, or a dash."""
+    spent = sorted(r["cpu"] if "cpu" in r else r["runs"][0] for r in undecided)
+    if not spent:
+        return "–"
+    return seconds(spent[0]) if len(spent) == 1 else f"{seconds(spent[0])}–{seconds(spent[-1])}"
+
+
+def _runs(records: dict[tuple[str, str, str], Record]) -> str:
+    """How many solves each puzzle's median is of."""
+    found = {
+        len(r["runs"]) for (part, _, s), r in records.items() if part == "puzzles" and s == "ours"
+    }
+    return "/".join(str(n) for n in sorted(found))
 
 
 def _limits(records: dict[tuple[str, str, str], Record], part: str, default: float) -> str:
@@ -179,7 +204,7 @@ def markdown(records: dict[tuple[str, str, str], Record], options: argparse.Name
     deal_limit = _limits(records, "deals3", options.time_limit or 60.0)
     if "puzzles" in parts:
         out += [
-            f"### The eight published puzzles (solve: median of {options.runs} runs)",
+            f"### The eight published puzzles (solve: median of {_runs(records)} runs)",
             "",
             *puzzle_table(records, solvers),
             "",
