@@ -9,7 +9,9 @@ Parts (``--only``, repeatable; default every one):
 - ``puzzles``: the eight positions of WZ403809264/doudizhu_solver's README
   (two players, the first to move): our verdict, the published one, every
   winning move, the median solve time of ``--runs`` runs, the proof's build
-  time, size and verify time; each peer given by ``--peer`` on the same eight.
+  time, size and verify time (the proof as compact JSON: its build time
+  includes writing that text, its verify time reading it back); each peer
+  given by ``--peer`` on the same eight.
 - ``level50``: the "expert level 50" puzzle after the first player's single 8
   and a pass, asked of us and of each peer (the YunyanDeng solver also
   interactively: its own answer, then a pass).

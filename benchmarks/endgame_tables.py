@@ -193,7 +193,7 @@ def markdown(records: dict[tuple[str, str, str], Record], options: argparse.Name
     out = [
         (
             f"cpsolver {commits}. CPU seconds (time.process_time; peers: the child's "
-            f"user+system time), one core (--cpu {options.cpu}), seed {options.seed}; "
+            f"user+system time), each run pinned to one core, seed {options.seed}; "
             "a shared machine: expect noise."
         ),
         "",
