@@ -213,6 +213,17 @@ class Hand:
     def __repr__(self) -> str:
         return f"Hand.parse({str(self)!r})"
 
+    def _repr_svg_(self) -> str:
+        """The hand as card tiles, for Jupyter (the picture module loads only when asked)."""
+        from cpsolver import svg
+
+        return svg.hand(self)
+
+    def _repr_html_(self) -> str:
+        from cpsolver import svg
+
+        return svg.html_fragment(svg.hand(self), f"{len(self)} cards: {self}")
+
 
 PLAYER_NAMES = ("landlord", "peasant 1", "peasant 2")
 
@@ -265,3 +276,14 @@ class Deal:
     def peasants(self) -> tuple[Hand, Hand]:
         """The two peasants' hands."""
         return (self.peasant1, self.peasant2)
+
+    def _repr_svg_(self) -> str:
+        """The three hands around a table, for Jupyter (the picture module loads only when asked)."""
+        from cpsolver import svg
+
+        return svg.deal(self)
+
+    def _repr_html_(self) -> str:
+        from cpsolver import svg
+
+        return svg.html_fragment(svg.deal(self), "landlord below, peasant 1 right, peasant 2 left")

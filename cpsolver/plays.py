@@ -217,6 +217,17 @@ class Play:
     def __repr__(self) -> str:
         return f"Play.parse({str(self.cards)!r})"
 
+    def _repr_svg_(self) -> str:
+        """The play as card tiles, for Jupyter (the picture module loads only when asked)."""
+        from cpsolver import svg
+
+        return svg.hand(self, f"{self} ({self.kind.value})")
+
+    def _repr_html_(self) -> str:
+        from cpsolver import svg
+
+        return svg.html_fragment(self._repr_svg_(), f"{self}: {self.kind.value}")
+
 
 def rocket() -> Play:
     """The rocket, B + R, ranked by the red joker."""

@@ -54,6 +54,18 @@ class SpringResult:
         found["stats"] = self.stats
         return found
 
+    def _repr_svg_(self) -> str:
+        """The plan as card tiles, answerable plays marked, for Jupyter."""
+        from cpsolver import svg
+
+        plays = [step.play for step in self.plan]
+        return svg.plan(None, plays, safe=[step.safe for step in self.plan])
+
+    def _repr_html_(self) -> str:
+        from cpsolver import svg
+
+        return svg.html_fragment(self._repr_svg_(), f"verdict: {self.verdict.value}")
+
 
 OBJECTIVES = ("spring", "fewest-answerable", "fewest-plays")
 

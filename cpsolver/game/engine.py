@@ -253,6 +253,20 @@ class Game:
             "result": self.result() if self.phase in ("over", "thrown_in") else None,
         }
 
+    def _repr_svg_(self) -> str:
+        """The hand as a timeline of tricks (or the deal, before play), for Jupyter."""
+        from cpsolver import svg
+
+        if self.landlord is None or not self.start_of_play:
+            names = [f"seat {seat}" for seat in range(3)]
+            return svg.table(self.hands, names, f"the auction ({self.phase})", title="A hand")
+        return svg.record(self.start_of_play, self.actions, self.landlord, f"seed {self.seed}")
+
+    def _repr_html_(self) -> str:
+        from cpsolver import svg
+
+        return svg.html_fragment(self._repr_svg_(), f"seed {self.seed}, {self.phase}")
+
 
 def replay(record: dict[str, Any], rules: RuleSet | None = None) -> Game:
     """Re-run a recorded hand action by action; IllegalActionError if anything does not match."""

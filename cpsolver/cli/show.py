@@ -1,0 +1,304 @@
+"""show: a deal, position, proof or recorded hand drawn in the terminal, as SVG or as HTML.
+
+Also the ``--svg`` / ``--html`` options that solve, explain and replay share.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import click
+
+from cpsolver.cards import Deal
+from cpsolver.cli.base import BadInput, cli, common_options, emit_json, read_source
+from cpsolver.dealformat import deal_as_dict, parse_deal
+from cpsolver.errors import CpsolverError
+from cpsolver.plays import Play
+from cpsolver.position import Position
+from cpsolver.positionformat import parse_position, position_as_dict, position_from_dict, read_play
+from cpsolver.rules import RuleSet, load_rules
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def picture_options(command: F) -> F:
+    """``--svg FILE`` and ``--html FILE``: write the picture of what the command shows."""
+    command = click.option(
+        "--html",
+        "html_path",
+        metavar="FILE",
+        help="Write a self-contained HTML page with the pictures here.",
+    )(command)
+    return click.option(
+        "--svg", "svg_path", metavar="FILE", help="Write the picture here, as SVG."
+    )(command)
+
+
+def write_pictures(
+    svg_path: str | None, html_path: str | None, title: str, pictures: Sequence[str], text: str = ""
+) -> None:
+    """Write the pictures: the first (or all, stacked) to ``svg_path``, all to ``html_path``."""
+    from cpsolver import svg
+
+    outputs = []
+    if svg_path is not None:
+        outputs.append((svg_path, pictures[0] if len(pictures) == 1 else _stack(pictures)))
+    if html_path is not None:
+        outputs.append((html_path, svg.html_page(title, pictures, text)))
+    for path, content in outputs:
+        try:
+            with open(path, "w", encoding="utf-8") as file:
+                file.write(content)
+        except OSError as error:
+            raise BadInput(f"cannot write {path}: {error.strerror}") from None
+
+
+def _stack(pictures: Sequence[str]) -> str:
+    """Several SVG pictures one under the other, as one SVG."""
+    import re
+
+    parts, y, width = [], 0.0, 0.0
+    for picture in pictures:
+        match = re.match(r'<svg [^>]*width="([\d.]+)" height="([\d.]+)"', picture)
+        assert match, "every picture of cpsolver.svg starts with its size"
+        w, h = float(match.group(1)), float(match.group(2))
+        parts.append(picture.strip().replace("<svg ", f'<svg x="0" y="{y:g}" ', 1))
+        y, width = y + h, max(width, w)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{y:g}" '
+        f'viewBox="0 0 {width:g} {y:g}" role="img"><title>cpsolver pictures</title>'
+        + "".join(parts)
+        + "</svg>\n"
+    )
+
+
+@dataclass
+class Drawing:
+    """What show draws: terminal renderables, SVG pictures, JSON, and a title."""
+
+    title: str
+    renderables: list[Any] = field(default_factory=list)
+    pictures: list[str] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def _plan_data(deal: Deal, plays: Sequence[Play], rules: RuleSet) -> list[dict[str, Any]]:
+    from cpsolver.annotate import first_answers
+
+    return [
+        {
+            "step": number,
+            **play.as_dict(),
+            "answered_by": [
+                {"peasant": n, "with": str(answer)}
+                for n, answer in first_answers(deal, play, rules)
+            ],
+        }
+        for number, play in enumerate(plays, 1)
+    ]
+
+
+def draw_deal(deal: Deal, rules: RuleSet, solve: bool) -> Drawing:
+    """A deal; with ``solve``, its spring plan or the explanation of why there is none."""
+    from cpsolver import svg, terminal
+    from cpsolver.annotate import group_ranks
+
+    drawing = Drawing("Deal", [terminal.deal_view(deal)], [svg.deal(deal)])
+    drawing.data = {
+        "what": "deal",
+        "deal": deal_as_dict(deal),
+        "groups": [group_ranks(hand) for hand in deal.hands],
+    }
+    if solve:
+        from cpsolver.search import solve as search
+
+        plan = [step.play for step in search(deal, rules).plan]
+        if plan:
+            draw_plan(drawing, deal, plan, rules)
+        else:
+            draw_explanation(drawing, deal, rules)
+    return drawing
+
+
+def draw_plan(drawing: Drawing, deal: Deal, plan: Sequence[Play], rules: RuleSet) -> None:
+    """Add a spring plan: its table and its picture."""
+    from cpsolver import svg, terminal
+
+    drawing.renderables.append(terminal.plan_view(deal, plan, rules))
+    drawing.pictures.append(svg.plan(deal, plan, rules))
+    drawing.data["plan"] = _plan_data(deal, plan, rules)
+
+
+def draw_explanation(drawing: Drawing, deal: Deal, rules: RuleSet) -> None:
+    """Add why there is no spring: the blocking cards as a table and a picture."""
+    from cpsolver import svg, terminal
+    from cpsolver.cpsat.explain import explain
+
+    explanation = explain(deal, rules)
+    carriers = {
+        rank: [(c.play, c.answers) for c in found] for rank, found in explanation.carriers.items()
+    }
+    drawing.renderables.append(terminal.explanation_view(carriers))
+    drawing.pictures.append(svg.explanation(deal, carriers))
+    drawing.data["explanation"] = explanation.as_dict()
+
+
+def draw_position(position: Position) -> Drawing:
+    """An open-hand position."""
+    from cpsolver import svg, terminal
+
+    return Drawing(
+        "Position",
+        [terminal.position_view(position)],
+        [svg.position(position)],
+        {"what": "position", "position": position_as_dict(position)},
+    )
+
+
+def draw_record(record: dict[str, Any], number: int, rules: RuleSet) -> Drawing:
+    """A recorded hand: the deal as play began, then trick by trick."""
+    from cpsolver import svg, terminal
+    from cpsolver.annotate import tricks
+    from cpsolver.game.engine import replay
+
+    try:
+        game = replay(record, rules)
+    except CpsolverError as error:
+        raise BadInput(f"record {number}: {error}") from None
+    result = game.result()
+    if game.landlord is None:
+        return Drawing(
+            f"Hand {number}: thrown in", data={"what": "record", "result": result, "tricks": []}
+        )
+    heading = (
+        f"Hand {number} (seed {game.seed}): seat {game.landlord} landlord at bid {game.bid}, "
+        f"{result['winner']} win, stake {result['stake']}"
+    )
+    start, actions, landlord = game.start_of_play, game.actions, game.landlord
+    order = [landlord, (landlord + 1) % 3, (landlord + 2) % 3]
+    names = [f"seat {seat}" for seat in range(3)]
+    from rich.text import Text
+
+    return Drawing(
+        heading,
+        [
+            Text(heading, style="bold"),
+            terminal.deal_view(Deal(*(start[s] for s in order)), "As play began"),
+            terminal.record_view(start, actions, landlord, names),
+        ],
+        [svg.record(start, actions, landlord, heading)],
+        {
+            "what": "record",
+            "result": result,
+            "tricks": [
+                [
+                    {"seat": a.seat, "cards": str(a.play) if a.play else "pass", "left": a.left}
+                    for a in trick
+                ]
+                for trick in tricks(start, actions)
+            ],
+        },
+    )
+
+
+def _read_documents(text: str) -> list[Any]:
+    """JSON documents: proofs, certificates, strategies, records (one or JSON lines)."""
+    try:
+        documents = [json.loads(line) for line in text.splitlines() if line.strip()]
+    except (json.JSONDecodeError, RecursionError):
+        try:
+            documents = [json.loads(text)]
+        except (json.JSONDecodeError, RecursionError) as error:
+            raise BadInput(f"not JSON: {error}") from None
+    if not documents:
+        raise BadInput("nothing to show: the input is empty")
+    return documents
+
+
+def draw(text: str, rules: RuleSet, solve: bool) -> list[Drawing]:
+    """Whatever ``text`` holds, drawn."""
+    stripped = text.lstrip()
+    if not stripped.startswith(("{", "[")):
+        if any(line.split(":")[0].strip().lower().startswith("hand") for line in text.splitlines()):
+            return [draw_position(parse_position(text, rules))]
+        return [draw_deal(parse_deal(text), rules, solve)]
+    documents = _read_documents(text)
+    first = documents[0]
+    if not isinstance(first, dict):
+        raise BadInput("not a deal, position, proof or record: the JSON is no object")
+    kind = first.get("format")
+    if kind == "cpsolver-game":
+        return [draw_record(document, n, rules) for n, document in enumerate(documents, 1)]
+    if len(documents) > 1:
+        raise BadInput("several JSON lines: only game records come as JSON lines")
+    if kind in ("cpsolver-proof", "cpsolver-certificate"):
+        from cpsolver.proof import read_proof
+
+        document = read_proof(text)
+        deal = parse_deal(json.dumps(document["deal"]))
+        drawing = draw_deal(deal, rules, solve=False)
+        drawing.title = "Proof of a spring" if kind == "cpsolver-proof" else "No spring"
+        if kind == "cpsolver-proof":
+            plan = [read_play(s["cards"], rules, s["kind"], s["rank"]) for s in document["plan"]]
+            draw_plan(drawing, deal, plan, rules)
+        else:
+            draw_explanation(drawing, deal, rules)
+        return [drawing]
+    if kind == "cpsolver-strategy":
+        drawing = draw_position(position_from_dict(first["position"], rules))
+        drawing.title = f"Side {first.get('winner')} wins with best play"
+        drawing.data["winner"] = first.get("winner")
+        return [drawing]
+    if kind is not None:
+        raise BadInput(f"cannot show a document of format {kind!r}")
+    if "hands" in first:
+        return [draw_position(position_from_dict(first, rules))]
+    return [draw_deal(parse_deal(text), rules, solve)]
+
+
+@cli.command("show")
+@click.argument("source", metavar="DEAL|POSITION|PROOF|RECORD")
+@click.option("--solve", is_flag=True, help="For a deal: also its spring plan, or why it has none.")
+@picture_options
+@common_options
+def show_command(
+    source: str,
+    solve: bool,
+    svg_path: str | None,
+    html_path: str | None,
+    as_json: bool,
+    rules_name: str,
+) -> None:
+    """Draw a deal, a position, a proof or a recorded hand: in the terminal, as SVG, as HTML.
+
+    SOURCE is a file (or - for stdin): a deal, an open-hand position, a proof
+    or certificate from 'solve --proof', a strategy from 'endgame --proof', or
+    game records from 'play --record' or 'simulate --record'. Hands are grouped
+    by rank with the 2s and jokers in colour (no colour when piped or with
+    NO_COLOR); a plan and an explanation come as tables; a record trick by
+    trick. --json gives what is drawn, as data.
+
+    \b
+    Examples:
+      cpsolver show examples/spring.txt --solve
+      cpsolver show proof.json --svg plan.svg
+      cpsolver show hands.jsonl --html hands.html
+    """
+    rules = load_rules(rules_name)
+    drawings = draw(read_source(source), rules, solve)
+    pictures = [picture for drawing in drawings for picture in drawing.pictures]
+    if (svg_path or html_path) and pictures:
+        write_pictures(svg_path, html_path, drawings[0].title, pictures)
+    if as_json:
+        data = [drawing.data for drawing in drawings]
+        emit_json(data[0] if len(data) == 1 else data)
+        return
+    from rich.console import Console
+
+    console = Console(highlight=False)
+    for drawing in drawings:
+        for renderable in drawing.renderables:
+            console.print(renderable)
