@@ -46,13 +46,13 @@ def hand_text(hand: Hand | Play | None, empty: str = "-") -> Text:
     return text
 
 
-def deal_view(deal: Deal, title: str = "Deal") -> Table:
+def deal_view(deal: Deal, title: str = "Deal", names: Sequence[str] = ROLE_NAMES) -> Table:
     """The three hands, one row each: role, number of cards, the cards grouped."""
     table = Table(title=title, title_justify="left")
     table.add_column("hand")
     table.add_column("cards", justify="right")
     table.add_column("holding")
-    for role, hand in zip(ROLE_NAMES, deal.hands):
+    for role, hand in zip(names, deal.hands):
         table.add_row(role, str(len(hand)), hand_text(hand))
     return table
 
@@ -68,9 +68,9 @@ def position_view(position: Position) -> Table:
     table.add_column("holding")
     table.add_column("")
     for number, hand in enumerate(position.hands):
-        note = "to move" if number == position.turn else ""
+        note = Text("to move" if number == position.turn else "")
         if position.by == number and position.table is not None:
-            note = Text.assemble("played ", hand_text(position.table))  # type: ignore[assignment]
+            note = Text.assemble("played ", hand_text(position.table))
         table.add_row(
             f"{number}: {names[number]}",
             str(position.side_of(number)),
@@ -84,8 +84,9 @@ def position_view(position: Position) -> Table:
 def plan_view(deal: Deal, plan: Sequence[Play], rules: RuleSet | None = None) -> Table:
     """A plan as a table: step, cards, kind, rank, and who could answer with what."""
     table = Table(title="Plan", title_justify="left")
-    for header, justify in (("step", "right"), ("cards", "left"), ("kind", "left")):
-        table.add_column(header, justify=justify)  # type: ignore[arg-type]
+    table.add_column("step", justify="right")
+    table.add_column("cards", no_wrap=True)
+    table.add_column("kind", no_wrap=True)
     table.add_column("rank", justify="center")
     table.add_column("who could answer")
     for number, play in enumerate(plan, 1):
@@ -111,8 +112,8 @@ def explanation_view(carriers: dict[int, list[tuple[Play, list[tuple[int, Play]]
     """
     table = Table(title="Why no spring", title_justify="left")
     table.add_column("blocking card", justify="center")
-    table.add_column("a play that could carry it")
-    table.add_column("kind")
+    table.add_column("a play that could carry it", no_wrap=True)
+    table.add_column("kind", no_wrap=True)
     table.add_column("who answers it")
     for rank, plays in carriers.items():
         for number, (play, answers) in enumerate(plays):

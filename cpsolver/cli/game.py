@@ -18,8 +18,9 @@ from cpsolver.cli.base import (
     rules_option,
     with_progress,
 )
+from cpsolver.cli.show import picture_options, write_pictures
 from cpsolver.errors import CpsolverError
-from cpsolver.game.engine import replay
+from cpsolver.game.engine import Game, replay
 from cpsolver.reading import InputError, loads_json, source_name
 from cpsolver.rules import load_rules
 from cpsolver.writing import open_output, write_line
@@ -89,19 +90,38 @@ def _ask(console: Any, prompt: str) -> str:
 
 @cli.command("replay")
 @click.argument("record_file", metavar="RECORD")
+@click.option(
+    "--step",
+    is_flag=True,
+    help="Step through each hand play by play (Enter/n next, p previous, q quit).",
+)
+@picture_options
 @common_options
-def replay_command(record_file: str, as_json: bool, rules_name: str) -> None:
+def replay_command(
+    record_file: str,
+    step: bool,
+    svg_path: str | None,
+    html_path: str | None,
+    as_json: bool,
+    rules_name: str,
+) -> None:
     """Re-run a recorded hand action by action and re-score it.
 
     RECORD is a JSON record of one hand, or JSON lines of several (from
-    'cpsolver play --record' or the library), or - for stdin. Exit 0 when
+    'cpsolver play --record', 'simulate --record' or the library), or - for
+    stdin. With --step, each hand is shown play by play, the hands as they
+    were. --svg and --html draw each hand as a timeline of tricks. Exit 0 when
     every hand replays to its recorded result, 1 at the first that does not,
     2 for unreadable input.
 
     \b
-    Example:
+    Examples:
       cpsolver replay hands.jsonl --json
+      cpsolver replay hands.jsonl --step
+      cpsolver replay hands.jsonl --html hands.html
     """
+    if step and (as_json or record_file == "-"):
+        raise click.UsageError("--step reads keys from the terminal: give a RECORD file, no --json")
     rules = load_rules(rules_name)
     text = read_source(record_file, "record")
     source = source_name(record_file)
@@ -119,6 +139,7 @@ def replay_command(record_file: str, as_json: bool, rules_name: str) -> None:
     if not records:
         raise BadInput(f"{record_file}: no game records in it")
     results: list[dict[str, Any]] = []
+    games: list[Game] = []
     for number, record in enumerate(records, 1):
         if not isinstance(record, dict):
             raise BadInput(f"{record_file}: record {number} is not a JSON object")
@@ -132,34 +153,86 @@ def replay_command(record_file: str, as_json: bool, rules_name: str) -> None:
                 click.echo(f"invalid: {failure}")
             sys.exit(1)
         results.append(game.result())
+        games.append(game)
         if not as_json:
             result = game.result()
             click.echo(
                 f"hand {number} (seed {record.get('seed')}): {result['winner']}, "
                 f"score {result['score']}"
             )
+    if svg_path or html_path:
+        from cpsolver import svg
+
+        pictures = [
+            svg.record(g.start_of_play, g.actions, g.landlord, f"Hand {n} (seed {g.seed})")
+            for n, g in enumerate(games, 1)
+            if g.landlord is not None
+        ]
+        if pictures:
+            write_pictures(svg_path, html_path, f"{len(pictures)} recorded hands", pictures)
     if as_json:
         emit_json({"valid": True, "failure": None, "replayed": results})
+    elif step:
+        _step(games)
+
+
+def _step(games: list[Game]) -> None:
+    from rich.console import Console
+
+    from cpsolver.game.stepper import step_through
+
+    _line_editing()
+    console = Console(highlight=False)
+    for number, game in enumerate(games, 1):
+        console.print(f"\n[bold]Hand {number}[/bold] (seed {game.seed})")
+        if not step_through(game, console, input):
+            return
+
+
+def _line_editing() -> None:
+    """Arrow keys edit the line and walk the history instead of printing escape codes."""
+    try:
+        import readline  # noqa: F401  (installing it is the point)
+    except ImportError:  # not on every platform; plain input still works
+        pass
 
 
 @cli.command("simulate")
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option(
+    "--record",
+    "record_path",
+    type=click.File("w", encoding="utf-8"),
+    help="Write every hand's JSON record here, one a line (for 'replay' and 'show').",
+)
 @common_options
-def simulate_command(games: int, seed: int, quiet: bool, as_json: bool, rules_name: str) -> None:
+def simulate_command(
+    games: int,
+    seed: int,
+    quiet: bool,
+    record_path: IO[str] | None,
+    as_json: bool,
+    rules_name: str,
+) -> None:
     """Bots against bots: win rates by seat and role, stakes, springs taken and missed.
 
     \b
-    Example:
+    Examples:
       cpsolver simulate --games 1000 --seed 3 --json
+      cpsolver simulate --games 10 --record hands.jsonl
     """
     from cpsolver.game.table import simulate
+
+    def write(game: Game) -> None:
+        if record_path is not None:
+            record_path.write(json.dumps(game.record()) + "\n")
 
     summary = with_progress(
         games,
         not (quiet or as_json),
-        lambda advance: simulate(games, seed, lambda: advance(1), load_rules(rules_name)),
+        lambda advance: simulate(games, seed, lambda: advance(1), load_rules(rules_name), write),
     )
     report = summary.as_dict()
     if as_json:

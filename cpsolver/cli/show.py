@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -20,6 +20,9 @@ from cpsolver.plays import Play
 from cpsolver.position import Position
 from cpsolver.positionformat import parse_position, position_as_dict, position_from_dict, read_play
 from cpsolver.rules import RuleSet, load_rules
+
+if TYPE_CHECKING:
+    from cpsolver.cpsat.explain import Explanation
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -132,12 +135,14 @@ def draw_plan(drawing: Drawing, deal: Deal, plan: Sequence[Play], rules: RuleSet
     drawing.data["plan"] = _plan_data(deal, plan, rules)
 
 
-def draw_explanation(drawing: Drawing, deal: Deal, rules: RuleSet) -> None:
+def draw_explanation(
+    drawing: Drawing, deal: Deal, rules: RuleSet, explanation: Explanation | None = None
+) -> None:
     """Add why there is no spring: the blocking cards as a table and a picture."""
     from cpsolver import svg, terminal
     from cpsolver.cpsat.explain import explain
 
-    explanation = explain(deal, rules)
+    explanation = explanation or explain(deal, rules)
     carriers = {
         rank: [(c.play, c.answers) for c in found] for rank, found in explanation.carriers.items()
     }
@@ -161,7 +166,7 @@ def draw_position(position: Position) -> Drawing:
 def draw_record(record: dict[str, Any], number: int, rules: RuleSet) -> Drawing:
     """A recorded hand: the deal as play began, then trick by trick."""
     from cpsolver import svg, terminal
-    from cpsolver.annotate import tricks
+    from cpsolver.annotate import ROLE_NAMES, tricks
     from cpsolver.game.engine import replay
 
     try:
@@ -186,7 +191,11 @@ def draw_record(record: dict[str, Any], number: int, rules: RuleSet) -> Drawing:
         heading,
         [
             Text(heading, style="bold"),
-            terminal.deal_view(Deal(*(start[s] for s in order)), "As play began"),
+            terminal.deal_view(
+                Deal(*(start[s] for s in order)),
+                "As play began",
+                [f"seat {s} ({ROLE_NAMES[n]})" for n, s in enumerate(order)],
+            ),
             terminal.record_view(start, actions, landlord, names),
         ],
         [svg.record(start, actions, landlord, heading)],

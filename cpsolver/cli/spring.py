@@ -25,6 +25,13 @@ from cpsolver.cli.base import (
     rules_option,
     write_json,
 )
+from cpsolver.cli.show import (
+    draw_deal,
+    draw_explanation,
+    draw_plan,
+    picture_options,
+    write_pictures,
+)
 from cpsolver.cnf import ENCODER
 from cpsolver.cpsat.explain import explain
 from cpsolver.dealformat import parse_deal
@@ -113,6 +120,7 @@ def _report(result: SpringResult) -> str:
     type=click.Path(dir_okay=False, writable=True),
     help="Write the proof of a spring, or the certificate of no spring, to this JSON file.",
 )
+@picture_options
 @common_options
 def solve_command(
     deal: str | None,
@@ -125,6 +133,8 @@ def solve_command(
     any_plan: bool,
     time_limit: float | None,
     proof_path: str | None,
+    svg_path: str | None,
+    html_path: str | None,
     as_json: bool,
     rules_name: str,
 ) -> None:
@@ -140,6 +150,7 @@ def solve_command(
       cpsolver solve examples/spring.txt
       cpsolver solve --landlord '333444 5 7' --peasant1 4 --peasant2 5 --json
       cpsolver solve examples/spring.txt --proof proof.json --engine search
+      cpsolver solve examples/spring.txt --svg plan.svg
     """
     rules = load_rules(rules_name)
     position = read_deal(deal, landlord, peasant1, peasant2)
@@ -148,6 +159,11 @@ def solve_command(
     result = solve_with(engine, position, rules, time_limit, strategy, objective, any_plan)
     if proof_path is not None:
         _write_proof(proof_path, position, result, rules)
+    if svg_path or html_path:
+        drawing = draw_deal(position, rules, solve=False)
+        if result.plan:
+            draw_plan(drawing, position, [step.play for step in result.plan], rules)
+        write_pictures(svg_path, html_path, "Spring plan", drawing.pictures, _report(result))
     if as_json:
         emit_json(result.as_dict())
     else:
@@ -260,12 +276,15 @@ def _proof_words(document: Any) -> str:
 
 @cli.command("explain")
 @deal_options
+@picture_options
 @common_options
 def explain_command(
     deal: str | None,
     landlord: str | None,
     peasant1: str | None,
     peasant2: str | None,
+    svg_path: str | None,
+    html_path: str | None,
     as_json: bool,
     rules_name: str,
 ) -> None:
@@ -280,10 +299,16 @@ def explain_command(
     Examples:
       cpsolver explain examples/no_spring.txt
       cpsolver explain --landlord 'KK 2' --peasant1 AA --peasant2 B --json
+      cpsolver explain examples/no_spring.txt --html why.html
     """
     rules = load_rules(rules_name)
     position = read_deal(deal, landlord, peasant1, peasant2)
     explanation = explain(position, rules)
+    if svg_path or html_path:
+        drawing = draw_deal(position, rules, solve=False)
+        if explanation.blocking is not None:
+            draw_explanation(drawing, position, rules, explanation)
+        write_pictures(svg_path, html_path, "Why no spring", drawing.pictures)
     if as_json:
         emit_json(explanation.as_dict())
     elif explanation.blocking is None:

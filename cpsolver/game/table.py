@@ -136,11 +136,14 @@ def simulate(
     seed: int,
     progress: Callable[[], None] = lambda: None,
     rules: RuleSet | None = None,
+    on_game: Callable[[Game], None] = lambda game: None,
 ) -> SimulationSummary:
-    """Bots against bots for ``games`` hands."""
+    """Bots against bots for ``games`` hands; ``on_game`` sees each finished hand."""
     summary = SimulationSummary()
     for _, (game_seed, first) in zip(range(games), game_seeds(seed)):
-        summary.add(bot_game(game_seed, first, rules))
+        game = bot_game(game_seed, first, rules)
+        summary.add(game)
+        on_game(game)
         progress()
     return summary
 
