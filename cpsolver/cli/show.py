@@ -305,9 +305,12 @@ def show_command(
         data = [drawing.data for drawing in drawings]
         emit_json(data[0] if len(data) == 1 else data)
         return
+    import sys
+
     from rich.console import Console
 
-    console = Console(highlight=False)
+    # Piped output is read by people too: tables as wide as a wide terminal, not 80 columns.
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 120)
     for drawing in drawings:
         for renderable in drawing.renderables:
             console.print(renderable)
