@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import sys
@@ -41,10 +42,15 @@ from cpsolver.writing import open_output, write_line
 def play_command(seed: int | None, seat: int, record_path: str | None, rules_name: str) -> None:
     """Play Dou Dizhu in the terminal against two bots, hand after hand, with a running score.
 
-    Type cards to play them (33, TJQKA, '777888 3 4'), 'pass', 'hint' (cycles
-    through your legal plays), '?' (the rules), 'quit'. Each hand ends with the
-    score and whether the landlord had a spring at his first lead. The records
-    are JSON, not the screen; this command has no --json form.
+    Type cards to play them (33, TJQKA, '777888 3 4'), 'pass', 'hint' (the
+    bot's bid or play and why), 'plays' (your legal plays by kind), 'analyse'
+    (the analyst, who sees every hand: the landlord's spring, your fewest-plays
+    split, who wins with best play once few cards are left), 'c' (the card
+    counter of cards you have not seen), '?' (the rules), 'quit'. Arrow keys
+    edit the line and recall earlier ones; Ctrl-C ends the session, keeping the
+    score and the records of finished hands. Each hand ends with the score and
+    whether the landlord had a spring at his first lead. The records are JSON,
+    not the screen; this command has no --json form.
 
     \b
     Example:
@@ -54,6 +60,7 @@ def play_command(seed: int | None, seat: int, record_path: str | None, rules_nam
 
     from cpsolver.game.table import PersonTable, Quit, game_seeds
 
+    _line_editing()
     console = Console(highlight=False)
     table = PersonTable(seat, lambda prompt: _ask(console, prompt), console, load_rules(rules_name))
     start = seed if seed is not None else random.SystemRandom().randrange(2**31)
@@ -63,7 +70,9 @@ def play_command(seed: int | None, seat: int, record_path: str | None, rules_nam
     try:
         for game_seed, first in game_seeds(start):
             table.play_hand(game_seed, first)
-    except Quit:
+    except (Quit, KeyboardInterrupt) as stop:
+        if isinstance(stop, KeyboardInterrupt):
+            console.print("\nInterrupted: the hand in play is not scored.")
         console.print(
             "\nGoodbye. Final score: "
             + ", ".join(f"{table.name(s)} {table.totals[s]:+d}" for s in range(3))
@@ -78,7 +87,8 @@ def play_command(seed: int | None, seat: int, record_path: str | None, rules_nam
 def _ask(console: Any, prompt: str) -> str:
     """A line from the player; piped input is echoed, so a scripted session reads like one typed."""
     if sys.stdin.isatty():
-        return str(console.input(prompt))
+        # input() draws the prompt itself, so readline can redraw it while the line is edited.
+        return input(prompt)
     console.print(prompt, end="")
     line = sys.stdin.readline()
     if not line:
@@ -204,7 +214,7 @@ def _line_editing() -> None:
 @click.option(
     "--record",
     "record_path",
-    type=click.File("w", encoding="utf-8"),
+    metavar="FILE",
     help="Write every hand's JSON record here, one a line (for 'replay' and 'show').",
 )
 @common_options
@@ -212,7 +222,7 @@ def simulate_command(
     games: int,
     seed: int,
     quiet: bool,
-    record_path: IO[str] | None,
+    record_path: str | None,
     as_json: bool,
     rules_name: str,
 ) -> None:
@@ -225,15 +235,20 @@ def simulate_command(
     """
     from cpsolver.game.table import simulate
 
-    def write(game: Game) -> None:
-        if record_path is not None:
-            record_path.write(json.dumps(game.record()) + "\n")
+    with contextlib.ExitStack() as stack:
+        stream = None if record_path is None else stack.enter_context(open_output(record_path))
 
-    summary = with_progress(
-        games,
-        not (quiet or as_json),
-        lambda advance: simulate(games, seed, lambda: advance(1), load_rules(rules_name), write),
-    )
+        def write(game: Game) -> None:
+            if stream is not None and record_path is not None:
+                write_line(stream, json.dumps(game.record()), record_path)
+
+        summary = with_progress(
+            games,
+            not (quiet or as_json),
+            lambda advance: simulate(
+                games, seed, lambda: advance(1), load_rules(rules_name), write
+            ),
+        )
     report = summary.as_dict()
     if as_json:
         emit_json(report)

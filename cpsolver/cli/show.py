@@ -19,7 +19,9 @@ from cpsolver.errors import CpsolverError
 from cpsolver.plays import Play
 from cpsolver.position import Position
 from cpsolver.positionformat import parse_position, position_as_dict, position_from_dict, read_play
+from cpsolver.reading import InputError, loads_json, source_name
 from cpsolver.rules import RuleSet, load_rules
+from cpsolver.writing import write_text
 
 if TYPE_CHECKING:
     from cpsolver.cpsat.explain import Explanation
@@ -52,11 +54,7 @@ def write_pictures(
     if html_path is not None:
         outputs.append((html_path, svg.html_page(title, pictures, text)))
     for path, content in outputs:
-        try:
-            with open(path, "w", encoding="utf-8") as file:
-                file.write(content)
-        except OSError as error:
-            raise BadInput(f"cannot write {path}: {error.strerror}") from None
+        write_text(path, content)
 
 
 def _stack(pictures: Sequence[str]) -> str:
@@ -213,28 +211,32 @@ def draw_record(record: dict[str, Any], number: int, rules: RuleSet) -> Drawing:
     )
 
 
-def _read_documents(text: str) -> list[Any]:
+def _read_documents(text: str, source: str) -> list[Any]:
     """JSON documents: proofs, certificates, strategies, records (one or JSON lines)."""
     try:
-        documents = [json.loads(line) for line in text.splitlines() if line.strip()]
-    except (json.JSONDecodeError, RecursionError):
-        try:
-            documents = [json.loads(text)]
-        except (json.JSONDecodeError, RecursionError) as error:
-            raise BadInput(f"not JSON: {error}") from None
+        documents = [
+            loads_json(line, source, number)
+            for number, line in enumerate(text.splitlines(), 1)
+            if line.strip()
+        ]
+    except InputError as error:
+        try:  # one document over several lines
+            documents = [loads_json(text, source)]
+        except InputError:
+            raise error from None
     if not documents:
         raise BadInput("nothing to show: the input is empty")
     return documents
 
 
-def draw(text: str, rules: RuleSet, solve: bool) -> list[Drawing]:
+def draw(text: str, rules: RuleSet, solve: bool, source: str = "input") -> list[Drawing]:
     """Whatever ``text`` holds, drawn."""
     stripped = text.lstrip()
     if not stripped.startswith(("{", "[")):
         if any(line.split(":")[0].strip().lower().startswith("hand") for line in text.splitlines()):
             return [draw_position(parse_position(text, rules))]
         return [draw_deal(parse_deal(text), rules, solve)]
-    documents = _read_documents(text)
+    documents = _read_documents(text, source)
     first = documents[0]
     if not isinstance(first, dict):
         raise BadInput("not a deal, position, proof or record: the JSON is no object")
@@ -297,7 +299,7 @@ def show_command(
       cpsolver show hands.jsonl --html hands.html
     """
     rules = load_rules(rules_name)
-    drawings = draw(read_source(source), rules, solve)
+    drawings = draw(read_source(source, "record"), rules, solve, source_name(source))
     pictures = [picture for drawing in drawings for picture in drawing.pictures]
     if (svg_path or html_path) and pictures:
         write_pictures(svg_path, html_path, drawings[0].title, pictures)

@@ -14,14 +14,18 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
+from cpsolver.annotate import unseen
 from cpsolver.cards import Deal
 from cpsolver.errors import CpsolverError
+from cpsolver.game import advice
 from cpsolver.game.bots import Bot
 from cpsolver.game.engine import Game
 from cpsolver.plays import Play
 from cpsolver.rules import RuleSet
 from cpsolver.search import solve as search
+from cpsolver.terminal import hand_text
 
 RULES_SUMMARY = """\
 Rules: the landlord (highest bidder) plays alone against two peasants.
@@ -30,8 +34,12 @@ and shape ranked higher; a bomb (four of a kind) beats anything but a higher
 bomb or the rocket (B R), which beats everything. After two passes the last
 player leads. First out of cards wins. Stake = bid x 2 per bomb or rocket,
 x 2 for a spring (peasants played nothing) or an anti-spring (the landlord
-played only his first lead). Type cards like 33, TJQKA, 777888 3 4; 'pass'; 'hint' (what
-a bot would bid, or the legal plays in turn); '?' for this text; 'quit'."""
+played only his first lead).
+Type cards like 33, TJQKA, 777888 3 4, or: 'pass'; 'hint' (the bot's bid or
+play, and why); 'plays' (your legal plays by kind); 'analyse' (the analyst,
+who sees every hand); 'c' (card counter on/off); '?' (this text); 'quit'.
+Arrow keys edit the line and recall earlier ones; Ctrl-C ends the session
+and keeps the score and the records of finished hands."""
 
 
 def game_seeds(seed: int) -> Iterator[tuple[int, int]]:
@@ -162,9 +170,30 @@ class PersonTable:
     rules: RuleSet | None = None
     totals: list[int] = field(default_factory=lambda: [0, 0, 0])
     records: list[dict[str, Any]] = field(default_factory=list)
+    counter: bool = False  # the card counter, toggled with 'c'
 
     def name(self, seat: int) -> str:
         return "you" if seat == self.seat else f"seat {seat}"
+
+    def who(self, game: Game, seat: int) -> str:
+        """A seat's name and, once the auction is over, its role."""
+        if game.landlord is None:
+            return self.name(seat)
+        return f"{self.name(seat)} ({'landlord' if seat == game.landlord else 'peasant'})"
+
+    def _common(self, game: Game, answer: str) -> bool:
+        """Requests answered the same in the auction and in play; True when handled."""
+        word = answer.lower()
+        if answer == "?":
+            self.console.print(RULES_SUMMARY)
+        elif word == "c":
+            self.counter = not self.counter
+            self.console.print(f"Card counter {'on' if self.counter else 'off'}.")
+            if self.counter:
+                self._show_counter(game)
+        else:
+            return False
+        return True
 
     def ask(self, prompt: str) -> str:
         try:
@@ -180,7 +209,11 @@ class PersonTable:
         game = Game.deal(seed, first_bidder, self.rules)
         bots = [Bot(seat, self.rules) for seat in range(3)]
         self.console.print(
-            f"\n[bold]New hand[/bold] (seed {seed}). Your cards: {game.hands[self.seat]}"
+            Text.assemble(
+                ("\nNew hand", "bold"),
+                f" (seed {seed}). Your cards: ",
+                hand_text(game.hands[self.seat]),
+            )
         )
         while game.phase == "auction":
             if game.turn == self.seat:
@@ -197,7 +230,11 @@ class PersonTable:
             return game
         assert game.landlord is not None
         self.console.print(
-            f"Landlord: {self.name(game.landlord)}, bid {game.bid}; the bottom cards were {game.bottom}."
+            Text.assemble(
+                f"Landlord: {self.name(game.landlord)}, bid {game.bid}; the bottom cards were ",
+                hand_text(game.bottom),
+                ".",
+            )
         )
         while game.phase == "play":
             if game.turn == self.seat:
@@ -205,7 +242,10 @@ class PersonTable:
             else:
                 play = bots[game.turn].choose_play(game)
                 game.play(game.turn, play.cards if play else None)
-                self.console.print(f"{self.name(game.actions[-1][0])}: {play if play else 'pass'}")
+                seat = game.actions[-1][0]
+                self.console.print(
+                    Text.assemble(f"{self.who(game, seat)}: ", hand_text(play, "pass"))
+                )
         self._score(game)
         return game
 
@@ -213,12 +253,14 @@ class PersonTable:
         options = "/".join(str(b) for b in game.bid_options()[1:])
         while True:
             answer = self.ask(f"Your bid ({options} or pass): ")
-            if answer == "?":
-                self.console.print(RULES_SUMMARY)
+            if self._common(game, answer):
                 continue
             if answer.lower() == "hint":
-                suggestion = Bot(self.seat, self.rules).choose_bid(game)
-                self.console.print(f"hint: {'bid ' + str(suggestion) if suggestion else 'pass'}")
+                _, reason = advice.bid_hint(game, self.seat)
+                self.console.print(f"hint: {reason}")
+                continue
+            if answer.lower() in ("plays", "analyse", "analyze"):
+                self.console.print(f"'{answer}' is for the play; now the auction is on.")
                 continue
             try:
                 amount = 0 if answer.lower() == "pass" else int(answer)
@@ -233,24 +275,26 @@ class PersonTable:
 
     def _person_plays(self, game: Game) -> None:
         self._show(game)
-        hints = sorted(game.legal_plays(self.seat), key=Play.sort_key)
-        hint = 0
         while True:
             answer = self.ask("Your play: ")
-            if answer == "?":
-                self.console.print(RULES_SUMMARY)
+            word = answer.lower()
+            if self._common(game, answer):
                 continue
             if not answer:
-                self.console.print("Type cards (33, TJQKA), pass, hint, ? or quit.")
+                self.console.print(
+                    "Type cards (33, TJQKA), pass, hint, plays, analyse, c, ? or quit."
+                )
                 continue
-            if answer.lower() == "hint":
-                if hints:
-                    self.console.print(
-                        f"hint: {hints[hint % len(hints)]} ({hints[hint % len(hints)].kind.value})"
-                    )
-                    hint += 1
-                else:
-                    self.console.print("hint: nothing beats it; pass")
+            if word == "hint":
+                play, reason = advice.play_hint(game, self.seat)
+                shown = f"{play} ({play.kind.value})" if play else "pass"
+                self.console.print(f"hint: {shown}: {reason}")
+                continue
+            if word == "plays":
+                self._list_plays(game)
+                continue
+            if word in ("analyse", "analyze"):
+                self._analyse(game)
                 continue
             try:
                 game.play(self.seat, answer)
@@ -259,10 +303,50 @@ class PersonTable:
                 self.console.print(f"[red]{escape(str(error))}[/red]")
 
     def _show(self, game: Game) -> None:
-        counts = ", ".join(f"{self.name(s)} {len(game.hands[s])}" for s in range(3))
-        table = f"{game.last[1]} by {self.name(game.last[0])}" if game.last else "nothing: you lead"
-        self.console.print(f"On the table: {table}. Cards left: {counts}.")
-        self.console.print(f"Your hand: [bold]{game.hands[self.seat]}[/bold]")
+        seats = " · ".join(f"{self.who(game, s)} {len(game.hands[s])} cards" for s in range(3))
+        stake = game.bid * 2**game.bombs
+        self.console.print(f"{seats} · stake {stake} (bid {game.bid} x 2^{game.bombs} bombs)")
+        if game.last:
+            table = Text.assemble(hand_text(game.last[1]), f" by {self.who(game, game.last[0])}")
+        else:
+            table = Text("nothing: you lead")
+        self.console.print(Text.assemble("On the table: ", table))
+        self.console.print(Text.assemble("Your hand: ", hand_text(game.hands[self.seat])))
+        if self.counter:
+            self._show_counter(game)
+
+    def _show_counter(self, game: Game) -> None:
+        """The card counter: every card not in your hand and not yet played."""
+        unseen_cards = unseen(game.hands[self.seat], [play for _, play in game.actions])
+        self.console.print(
+            Text.assemble(f"Unseen by you ({len(unseen_cards)}): ", hand_text(unseen_cards))
+        )
+
+    def _list_plays(self, game: Game) -> None:
+        plays = game.legal_plays(self.seat)
+        if not plays:
+            self.console.print("Nothing in your hand beats it: pass.")
+            return
+        for kind, listed in advice.plays_by_kind(plays):
+            self.console.print(f"  {kind}: {listed}")
+
+    def _analyse(self, game: Game) -> None:
+        found = advice.analyse(game, self.seat)
+        self.console.print(f"[bold]{advice.ANALYST}[/bold]")
+        who = (
+            "you"
+            if game.landlord == self.seat
+            else f"the landlord ({self.name(game.landlord or 0)})"
+        )
+        if found.spring:
+            steps = ", then ".join(str(p) for p in found.spring)
+            self.console.print(f"  spring: {who} can play out alone {found.spring_at}: {steps}")
+        else:
+            self.console.print(f"  no spring for {who} {found.spring_at}")
+        split = "  ".join(str(p) for p in found.split)
+        self.console.print(f"  your hand at fewest: {len(found.split)} plays: {split}")
+        if found.verdict is not None:
+            self.console.print(f"  open hands: {found.verdict}")
 
     def _score(self, game: Game) -> None:
         result = game.result()

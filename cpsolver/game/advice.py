@@ -1,0 +1,164 @@
+"""What the table tells a person on request: the bot's suggestion and why, the legal plays, the analyst.
+
+The hint is the seat's bot's own choice (the same :class:`Bot` that plays the
+other seats), with the rule of its policy that picked it. The analyst sees
+every hand, which no player at a real table does; the table says so whenever
+it speaks.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from cpsolver.cards import ACE, BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
+from cpsolver.game.bots import BREAK_UP_BELOW, Bot, fewest_split, split_count, strength
+from cpsolver.game.engine import Game
+from cpsolver.game.view import view_of
+from cpsolver.plays import Kind, Play
+from cpsolver.search import solve as search
+
+_POWER = (Kind.BOMB, Kind.ROCKET)
+ANALYST = "The analyst sees every hand (no player at the table does):"
+
+
+def others(game: Game, seat: int) -> tuple[Hand, Hand]:
+    """The other two seats' hands, in turn order after ``seat``."""
+    return game.hands[(seat + 1) % 3], game.hands[(seat + 2) % 3]
+
+
+def bid_hint(game: Game, seat: int) -> tuple[int, str]:
+    """The bot's bid for ``seat`` and the strength behind it."""
+    hand = game.hands[seat]
+    bid = Bot(seat, game.rules).choose_bid(game)
+    power = strength(hand, game.rules)
+    rocket = bool(hand[BLACK_JOKER] and hand[RED_JOKER])
+    bombs = sum(1 for rank in range(TWO + 1) if hand[rank] == 4)
+    parts = [
+        f"{bombs} bomb{'s' if bombs != 1 else ''}",
+        "the rocket" if rocket else f"{hand[BLACK_JOKER] + hand[RED_JOKER]} joker(s)",
+        f"{hand[TWO]} two(s)",
+        f"{hand[ACE]} ace(s)",
+        f"{split_count(hand, game.rules)} plays at fewest",
+    ]
+    action = f"bid {bid}" if bid else "pass"
+    beat = f"; the bid to beat is {game.bid}" if game.bid else ""
+    return bid, f"{action}: hand strength {power:g} ({', '.join(parts)}){beat}"
+
+
+def play_hint(game: Game, seat: int) -> tuple[Play | None, str]:
+    """The bot's play for ``seat`` (None: pass) and the rule of its policy that chose it.
+
+    The bot is the fair one: it sees only what the seat sees.
+    """
+    bot = Bot(seat, game.rules)
+    view = view_of(game, seat)
+    play = bot.play(view)
+    hand = game.hands[seat]
+    if game.last is None:
+        assert play is not None, "a lead is never a pass"
+        if game.landlord == seat and bot.spring_step(view) == play:
+            return play, (
+                "a spring: no way of dealing the unseen cards that the bot tried can answer "
+                "the plan this play starts"
+            )
+        count = split_count(hand, game.rules)
+        reason = f"your hand splits into {count} plays at fewest; lead the lowest of them"
+        if play.size > 1 and any(p.size == 1 for p in fewest_split(hand, game.rules)):
+            reason += ", not a single while an opponent holds one card"
+        return play, reason
+    by, last = game.last
+    left = len(game.hands[by])
+    if play is None:
+        if game.landlord not in (by, seat):
+            return None, f"seat {by} is your partner: never beat your partner"
+        answers = game.legal_plays(seat)
+        if not answers:
+            return None, f"nothing in your hand beats {last}"
+        if any(p.kind not in _POWER for p in answers):
+            return None, (
+                f"every answer would leave your hand in more plays, and seat {by} still has "
+                f"{left} cards (more than {BREAK_UP_BELOW})"
+            )
+        return None, f"only a bomb or the rocket beats {last}; keep it while seat {by} has {left}"
+    if play.kind in _POWER and last.kind not in _POWER or play.kind is Kind.ROCKET:
+        if play.cards == hand:
+            return play, "your last play: it wins the hand"
+        return play, f"seat {by} is down to {left} cards: spend it now"
+    now, after = split_count(hand, game.rules), split_count(hand - play.cards, game.rules)
+    if after < now:
+        return play, f"the answer that leaves your hand in the fewest plays ({after}, from {now})"
+    return play, (
+        f"seat {by} is down to {left} cards: answer even at a cost ({after} plays left, from {now})"
+    )
+
+
+def plays_by_kind(plays: list[Play], shown: int = 12) -> list[tuple[str, str]]:
+    """Legal plays grouped by kind, lowest first: (kind and count, the plays, some left off)."""
+    groups: dict[Kind, list[Play]] = defaultdict(list)
+    for play in sorted(plays, key=Play.sort_key):
+        groups[play.kind].append(play)
+    lines = []
+    for kind in Kind:
+        found = groups.get(kind)
+        if found:
+            listed = " ".join(str(p) for p in found[:shown])
+            more = f" ... and {len(found) - shown} more" if len(found) > shown else ""
+            lines.append((f"{kind.value} ({len(found)})", listed + more))
+    return lines
+
+
+@dataclass
+class Analysis:
+    """What the analyst says: the landlord's spring, the person's split, the open-hand verdict."""
+
+    spring: list[Play]
+    spring_at: str
+    split: list[Play]
+    verdict: str | None
+
+
+def analyse(game: Game, seat: int, time_limit: float = 1.0, max_cards: int = 24) -> Analysis:
+    """The analyst's view for ``seat``, with every hand known.
+
+    The spring question is asked of the landlord's hand as it is, against the
+    peasants' hands as they are: at his lead, can he play out alone? The
+    open-hand solver says who wins with best play when few enough cards are
+    left to answer within ``time_limit``.
+    """
+    assert game.landlord is not None
+    landlord = game.landlord
+    peasants = [game.hands[(landlord + 1) % 3], game.hands[(landlord + 2) % 3]]
+    plan = search(Deal(game.hands[landlord], *peasants), game.rules).plan
+    at = (
+        "now, at the landlord's lead"
+        if game.leading and game.turn == landlord
+        else ("at the landlord's next lead")
+    )
+    split = fewest_split(game.hands[seat], game.rules)
+    verdict = None
+    if sum(len(h) for h in game.hands) <= max_cards:
+        verdict = _open_hand(game, seat, time_limit)
+    return Analysis([s.play for s in plan], at, split, verdict)
+
+
+def _open_hand(game: Game, seat: int, time_limit: float) -> str:
+    """Who wins with best play from here, and the person's winning move if any."""
+    try:
+        from cpsolver.endgame import Position, solve
+    except ImportError:  # the open-hand solver is optional
+        return "the open-hand solver is not installed"
+    assert game.landlord is not None
+    order = [(game.landlord + k) % 3 for k in range(3)]  # hand 0 is the landlord
+    table = None if game.last is None else game.last[1]
+    by = None if game.last is None else order.index(game.last[0])
+    position = Position(tuple(game.hands[s] for s in order), order.index(game.turn), table, by)
+    result = solve(position, game.rules, time_limit=time_limit)
+    if result.winner is None:
+        return f"too many cards to answer within {time_limit:g} s"
+    side = "the landlord wins" if result.winner == 0 else "the peasants win"
+    if seat != game.turn:
+        return f"with best play by everyone {side}"
+    if result.moves:
+        return f"with best play by everyone {side}; your winning move: {result.moves[0]}"
+    return f"with best play by everyone {side}; you cannot stop it"
