@@ -115,7 +115,7 @@ def test_show_records_trick_by_trick(tmp_path: Path) -> None:
     [
         ("landlord: 33\n", "no peasant1 and no peasant2 line in the deal"),
         ('{"format": "cpsolver-nothing"}', "cannot show a document of format 'cpsolver-nothing'"),
-        ("{broken", "not JSON"),
+        ("{broken", "broken JSON"),
         ("", "no landlord"),
     ],
 )
