@@ -69,7 +69,7 @@ def _tile(x: float, y: float, symbol: str, size: _Size, face_up: bool) -> str:
         ),
         _text(x + 4, y + size.font + 1, symbol, size.font, fill=colour, font_weight="bold"),
     ]
-    if not face_up:  # overlapped by the next card of its rank
+    if not face_up:  # its middle lies under the next card
         return "".join(parts)
     parts.append(
         _text(
@@ -98,9 +98,11 @@ def _tiles(x: float, y: float, cards: Hand | Play, size: _Size, label: str) -> s
     """A hand's tiles, overlapping, a small gap between ranks, under one title."""
     hand = cards.cards if isinstance(cards, Play) else cards
     parts = [f"<g><title>{escape(label)}</title>"]
+    left = len(hand)
     for group in group_ranks(hand):
-        for number, symbol in enumerate(group, 1):
-            parts.append(_tile(x, y, symbol, size, number == len(group)))
+        for symbol in group:
+            left -= 1
+            parts.append(_tile(x, y, symbol, size, left == 0))  # the others are overlapped
             x += size.step
         x += size.gap
     parts.append("</g>")

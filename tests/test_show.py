@@ -180,3 +180,14 @@ def test_colour_at_a_terminal_unless_no_color(no_color: bool, coloured: bool) ->
     out = child.before or ""
     # The red joker is drawn in red (SGR 31 or a 256-colour red) only in colour.
     assert ("\x1b[1;31mR" in out) is coloured, repr(out[-300:])
+
+
+def test_readme_pictures_are_what_the_code_draws() -> None:
+    script = ROOT / "scripts" / "make_pictures.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--check"], check=False, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for stem in ("deal", "plan", "explanation", "record"):
+        assert f"docs/pictures/{stem}.svg" in readme

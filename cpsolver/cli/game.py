@@ -61,7 +61,7 @@ def play_command(seed: int | None, seat: int, record_path: str | None, rules_nam
     from cpsolver.game.table import PersonTable, Quit, game_seeds
 
     _line_editing()
-    console = Console(highlight=False)
+    console = Console(highlight=False, soft_wrap=True)  # the terminal wraps; pipes keep lines whole
     table = PersonTable(seat, lambda prompt: _ask(console, prompt), console, load_rules(rules_name))
     start = seed if seed is not None else random.SystemRandom().randrange(2**31)
     console.print(
