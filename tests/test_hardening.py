@@ -54,7 +54,7 @@ def cpsolver(*args: str, stdin: bytes | None = None, timeout: float = 120) -> tu
 @pytest.mark.parametrize(
     ("document", "message"),
     [
-        ('{"landlord": "3", "peasants": ["4", "5"], "x": ' + HUGE + "}", "more than 100 digits"),
+        ('{"landlord": "3", "peasants": ["4", "5"], "x": ' + HUGE + "}", "more than 4300 digits"),
         ("[" * 5000 + "]" * 5000, "nested deeper than 64 levels"),
     ],
 )
@@ -69,7 +69,7 @@ def test_huge_integers_and_deep_nesting_are_one_line_exit_2(
 
 def test_a_rules_file_with_a_huge_integer_or_deep_nesting(tmp_path: Path) -> None:
     rules = tmp_path / "mine.toml"
-    for text, message in [(f"name = {HUGE}", "100 digits"), ("x = " + "[" * 5000, "")]:
+    for text, message in [(f"name = {HUGE}", "4300 digits"), ("x = " + "[" * 5000, "")]:
         rules.write_text(text)
         assert message in one_line_error(*run("classify", "33", "--rules", str(rules))[0:3:2])
 

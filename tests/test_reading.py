@@ -68,7 +68,7 @@ def test_json_is_read_or_refused_with_input_error_only(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (HUGE_INT, "fuzz: a JSON integer of more than 100 digits"),
+        (HUGE_INT, "fuzz: a JSON integer of more than 4300 digits"),
         (DEEP, "fuzz: JSON nested deeper than 64 levels"),
         ("[" * 65 + "]" * 65, "fuzz: JSON nested deeper than 64 levels"),
     ],
@@ -152,7 +152,7 @@ def test_rules_files_raise_only_rules_errors(text: str) -> None:
 
 
 def test_toml_limits() -> None:
-    with pytest.raises(InputError, match="more than 100 digits"):
+    with pytest.raises(InputError, match="more than 4300 digits"):
         loads_toml(f"x = {HUGE_INT}", "t")
     with pytest.raises(InputError, match="nested deeper"):
         loads_toml("x = " + "[" * 5000 + "]" * 5000, "t")
