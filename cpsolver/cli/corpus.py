@@ -228,6 +228,12 @@ def crosscheck_command(
     disagreement, invalid plan or failure of the external solver, 2 on bad
     input (bad corpus lines included).
 
+    A corpus of positions (lines with "hands"; or --question endgame, or
+    --generate position2|position3) asks the endgame question instead: who
+    wins with best play. Our solver's strategies are checked, another
+    solver's winners compared and its claimed winning moves played and
+    solved, and failures shrunk to position files for 'cpsolver endgame'.
+
     \b
     Examples:
       cpsolver crosscheck examples/corpus.jsonl

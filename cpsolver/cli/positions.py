@@ -160,13 +160,13 @@ def summary_table(summary: EndgameSummary) -> str:
     if summary.shrinks_cut_short:
         rows.append(("shrinks cut short", f"{summary.shrinks_cut_short} (--shrink-budget)"))
     rows += [
+        (f"time {name}", f"{t['total_s']:.2f} s, {t['median_ms']:.2f} ms median")
+        for name, t in summary.as_dict()["time"].items()
+    ]
+    rows += [
         (f"{name} protocol", {2: "2 (echoes ids)", 1: "1 (no id echo)"}.get(version, "unknown"))
         for name, version in summary.protocols.items()
         if version is not None
-    ]
-    rows += [
-        (f"time {name}", f"{t['total_s']:.2f} s, {t['median_ms']:.2f} ms median")
-        for name, t in summary.as_dict()["time"].items()
     ]
     return "\n".join(f"{label:<18}{value}" for label, value in rows)
 
