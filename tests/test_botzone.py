@@ -53,8 +53,8 @@ def games_through(agent_names: list[str], count: int, seed: int) -> list[list[tu
 
 def test_our_bot_through_the_protocol_decides_as_in_process() -> None:
     keep = f"cmd:{OURS} --keep-running"
-    assert games_through([keep, keep, keep], 3, seed=21) == games_through(
-        ["cpsolver"] * 3, 3, seed=21
+    assert games_through([keep, keep, keep], 2, seed=21) == games_through(
+        ["cpsolver"] * 3, 2, seed=21
     )
 
 

@@ -25,7 +25,7 @@ import zlib
 from typing import Protocol
 
 from cpsolver.errors import CpsolverError
-from cpsolver.game.bots import Bot, OpenBot
+from cpsolver.game.bots import ENDGAME_CARDS, Bot, OpenBot
 from cpsolver.game.engine import Game
 from cpsolver.game.view import View, view_of
 from cpsolver.movegen import generator
@@ -160,9 +160,9 @@ class RlcardAgent:
 def make_agent(spec: str, seat: int, rules: RuleSet | None = None, timeout: float = 10.0) -> Agent:
     """The agent a name stands for (see the module's table); CpsolverError for an unknown one."""
     if spec == "cpsolver":
-        return Bot(seat, rules)
+        return Bot(seat, rules, ENDGAME_CARDS)
     if spec == "cpsolver-open":
-        return OpenBot(seat, rules)
+        return OpenBot(seat, rules, ENDGAME_CARDS)
     if spec == "random":
         return RandomAgent(seat, rules)
     if spec == "rlcard":

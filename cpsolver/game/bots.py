@@ -32,8 +32,9 @@ import functools
 import random
 import zlib
 
-from cpsolver.cards import ACE, BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
+from cpsolver.cards import ACE, BLACK_JOKER, RED_JOKER, TWO, Deal, Hand, rank_symbol
 from cpsolver.game.engine import Game
+from cpsolver.game.pimc import pimc_choice
 from cpsolver.game.view import View, sample_hands, view_of
 from cpsolver.movegen import generator
 from cpsolver.plays import Kind, Play
@@ -42,6 +43,9 @@ from cpsolver.search import solve as search
 
 _POWER = (Kind.BOMB, Kind.ROCKET)
 SPRING_SAMPLES = 8  # deals of the unseen cards a spring plan must survive
+ENDGAME_CARDS = 22  # the evaluated bot's endgame: see Bot.endgame_cards
+ENDGAME_SAMPLES = 4
+ENDGAME_SECONDS = 0.25  # per sampled deal; an unsolved deal is left out
 BREAK_UP_BELOW = 10  # an opponent this close to going out is answered even at a cost
 
 
@@ -66,10 +70,15 @@ def fewest_split(hand: Hand, rules: RuleSet | None = None) -> list[Play]:
     The engine wants a whole deal; the peasants' hands are filled with the
     lowest cards the hand lacks, so the split depends on the hand alone.
     """
+    return list(_fewest_split(hand, rules))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _fewest_split(hand: Hand, rules: RuleSet | None) -> tuple[Play, ...]:
     missing = [rank for rank, count in enumerate((Hand.deck() - hand).counts) for _ in range(count)]
     filler = (Hand.from_ranks(missing[:1]), Hand.from_ranks(missing[1:2]))
     result = search(Deal(hand, *filler), rules, objective="fewest-plays")
-    return [step.play for step in result.plan]
+    return tuple(step.play for step in result.plan)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -91,9 +100,12 @@ class Bot:
 
     name = "cpsolver"
 
-    def __init__(self, seat: int, rules: RuleSet | None = None) -> None:
+    def __init__(self, seat: int, rules: RuleSet | None = None, endgame_cards: int = 0) -> None:
         self.seat = seat
         self.rules = rules
+        # From this many cards left in all, decide by solving sampled deals (0: never; the
+        # table's quick bot). The evaluated agent 'cpsolver' uses ENDGAME_CARDS.
+        self.endgame_cards = endgame_cards
 
     def choose_bid(self, game: Game) -> int:
         """A bid above the current one, or 0 to pass."""
@@ -111,9 +123,21 @@ class Bot:
 
     def play(self, view: View) -> Play | None:
         """The play to make now, or None to pass, from what the seat sees."""
-        if view.leading:
-            return self._lead(view)
-        return self._answer(view)
+        preferred = self._lead(view) if view.leading else self._answer(view)
+        if sum(view.counts) > self.endgame_cards:
+            return preferred
+        moves = generator(self.rules)
+        last = view.last
+        options: list[Play | None] = list(
+            moves.plays(view.hand) if last is None else moves.answers(view.hand, last[1])
+        )
+        if last is not None:
+            options.append(None)
+        if len(options) < 2:
+            return preferred
+        return pimc_choice(
+            view, options, preferred, ENDGAME_SAMPLES, _view_seed(view), ENDGAME_SECONDS
+        )
 
     def spring_step(self, view: View) -> Play | None:
         """The landlord's next play of a spring that survives every sampled deal of the unseen cards."""
@@ -151,10 +175,18 @@ class Bot:
             key=lambda p: (p.kind in _POWER, p.rank, -p.size),
         )
         opponents = [s for s in range(3) if s != self.seat and (view.landlord in (s, self.seat))]
+        partner = next((s for s in range(3) if s not in (self.seat, *opponents)), None)
+        if (
+            partner is not None
+            and view.counts[partner] == 1
+            and min(view.counts[s] for s in opponents) > 1
+        ):
+            return Play.parse(rank_symbol(next(hand.ranks())))  # a low single the partner may beat
         if any(view.counts[s] == 1 for s in opponents):
             longer = [p for p in split if p.size > 1]
             if longer:
                 return longer[0]
+            return max(split, key=lambda p: p.rank)  # singles only: the highest first
         return split[0]
 
     def _answer(self, view: View) -> Play | None:
@@ -168,9 +200,10 @@ class Bot:
         if ordinary:
             # The answer that leaves the hand in the fewest plays, then the lowest.
             now = split_count(view.hand, self.rules)
+            urgent = view.counts[by] <= 2  # keep the lead from an opponent about to go out
             left, best = min(
                 ((split_count(view.hand - p.cards, self.rules), p) for p in ordinary),
-                key=lambda pair: (pair[0], pair[1].rank, pair[1].size),
+                key=lambda pair: (pair[0], -pair[1].rank if urgent else pair[1].rank, pair[1].size),
             )
             if left < now or view.counts[by] <= BREAK_UP_BELOW:
                 return best

@@ -35,7 +35,7 @@ from typing import IO, Any
 
 from cpsolver.cards import Hand
 from cpsolver.game.agents import AgentFailure
-from cpsolver.game.bots import Bot
+from cpsolver.game.bots import ENDGAME_CARDS, Bot
 from cpsolver.game.cardids import deal_ids, hand_of_ids, take
 from cpsolver.game.engine import Game
 from cpsolver.game.view import View, last_play
@@ -150,7 +150,8 @@ def view_from_requests(
 def respond(requests: list[Any], responses: list[Any], rules: RuleSet | None = None) -> Any:
     """Our bot's answer to the last request of a transcript: a bid, or a list of card ids."""
     view = view_from_requests(requests, responses, rules)
-    bot = Bot(view.seat, rules)
+    bot = Bot(view.seat, rules, ENDGAME_CARDS)  # the same bot as the agent 'cpsolver'
+
     if view.landlord is None:
         return bot.bid(view)
     play = bot.play(view)
