@@ -20,8 +20,16 @@ Policy:
 - **Leading otherwise.** It splits its hand into the fewest plays and leads
   the lowest-ranked of them, bombs and the rocket last; with an opponent down
   to one card it avoids leading a single if it can.
+- **The last cards.** From ``endgame_cards`` cards left in all (22 for the
+  evaluated agent ``cpsolver``; off for the table's quick bot) it deals the
+  unseen cards out several times and solves each deal open-handed
+  (:mod:`cpsolver.game.pimc`), taking the option that wins the most deals,
+  its own preference on a tie.
 - **Answering.** It never beats its partner's play. Against an opponent it
-  plays the lowest answer of the same kind and shape; it spends a bomb or the
+  plays the answer that leaves its hand in the fewest plays (the lowest of
+  those; the highest when that opponent holds two cards or fewer), and passes
+  instead of breaking its hand up while that opponent holds ten cards or
+  more; it spends a bomb or the
   rocket only when that opponent is down to five cards or fewer, or when the
   bomb is its last play.
 """

@@ -94,7 +94,7 @@ class Outcome:
 
     @property
     def douzero_score(self) -> int:
-        """The landlord side's score less the peasants' side's, halved: DouZero's ``2 x 2^bombs``, signed."""
+        """The landlord side's score by DouZero's scoring: ``2 x 2^bombs``, negative when it lost."""
         return (2 if self.landlord_won else -2) << self.bombs
 
     @property
