@@ -59,8 +59,7 @@ class EndgameSolver(Protocol):
 class OurSolver:
     """Our open-hand solver; each strategy it finds is checked by the strategy checker.
 
-    The check takes about ten times as long as the solve; ``check_proofs``
-    False skips it.
+    The check may take longer than the solve; ``check_proofs`` False skips it.
     """
 
     name = OURS

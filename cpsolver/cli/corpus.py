@@ -197,7 +197,7 @@ def _protocol_words(version: int | None) -> str:
 @click.option(
     "--no-proof-check",
     is_flag=True,
-    help="Endgame question: do not check our strategies with the checker (ten times the solve).",
+    help="Endgame question: do not check our strategies with the strategy checker (faster).",
 )
 @cluster_options(default_workers=1)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
