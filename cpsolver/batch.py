@@ -10,10 +10,10 @@ that is no deal becomes an error record and the batch goes on.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
-import resource
+import stat
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -22,7 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import IO, Any
 
-from cpsolver.cpsat.solver import Strategy
+from cpsolver.cpsat import Strategy
 from cpsolver.dealformat import DealFormatError, corpus_id, parse_corpus_line
 from cpsolver.engines import solve_with
 from cpsolver.errors import CpsolverError
@@ -99,6 +99,7 @@ class Done:
     ids: set[str] = field(default_factory=set)
     errors: int = 0
     unknowns: int = 0
+    mismatches: int = 0
 
 
 def done_ids(path: Path) -> Done:
@@ -119,7 +120,25 @@ def done_ids(path: Path) -> Done:
             continue  # not one of ours; it stays, and the deal is solved again
         done.errors += "error" in record
         done.unknowns += record.get("verdict") == "unknown"
+        done.mismatches += is_mismatch(record)
     return done
+
+
+def is_mismatch(record: dict[str, Any]) -> bool:
+    """Whether a result contradicts its corpus line's ``expected`` verdict (unknown never does)."""
+    expected, verdict = record.get("expected"), record.get("verdict")
+    return expected is not None and verdict not in (None, "unknown") and verdict != expected
+
+
+def peak_memory_mb() -> float | None:
+    """This process's peak resident memory in MB, or None where the OS does not say (Windows)."""
+    try:
+        import resource  # POSIX only
+    except ImportError:
+        return None
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # ru_maxrss is in bytes on macOS and in kilobytes on Linux and the BSDs.
+    return round(peak / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
 
 
 @dataclass
@@ -128,6 +147,7 @@ class BatchSummary:
 
     verdicts: Counter[str] = field(default_factory=Counter)
     errors: int = 0
+    mismatches: list[str] = field(default_factory=list)
     skipped: int = 0
     seconds: float = 0.0
     slowest: list[tuple[float, str]] = field(default_factory=list)
@@ -144,6 +164,8 @@ class BatchSummary:
             self.errors += 1
             return
         self.verdicts[record["verdict"]] += 1
+        if is_mismatch(record):
+            self.mismatches.append(record["id"])
         self.slowest = sorted([*self.slowest, (record["seconds"], record["id"])], reverse=True)[:5]
 
     def as_dict(self) -> dict[str, Any]:
@@ -153,12 +175,14 @@ class BatchSummary:
             "verdicts": dict(sorted(self.verdicts.items())),
             "errors": self.errors,
             "unknowns": self.verdicts["unknown"],
+            "mismatches": len(self.mismatches),
+            "mismatched_ids": self.mismatches[:20],
             "skipped_already_done": self.skipped,
             "seconds": round(self.seconds, 3),
             "deals_per_second": round(self.solved / self.seconds, 1) if self.seconds else None,
             "slowest": [{"id": deal_id, "seconds": seconds} for seconds, deal_id in self.slowest],
             "interrupted": self.interrupted,
-            "peak_memory_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "peak_memory_mb": peak_memory_mb(),
         }
 
 
@@ -205,7 +229,7 @@ def run_batch(
         for records in runner.run(_Task(options), work, _lost_chunk):
             write_line(output, "".join(json.dumps(record) + "\n" for record in records), path)
             if time.perf_counter() - synced > FSYNC_EVERY:
-                os.fsync(output.fileno())
+                _sync(output)
                 synced = time.perf_counter()
             for record in records:
                 summary.add(record)
@@ -213,7 +237,7 @@ def run_batch(
     except KeyboardInterrupt:
         summary.interrupted = True
     try:
-        os.fsync(output.fileno())
+        _sync(output)
     except OSError as error:
         raise output_error(path, error) from None
     summary.seconds = time.perf_counter() - started
@@ -238,6 +262,10 @@ def lock_output(path: Path) -> IO[str]:
     except OSError as error:
         raise output_error(str(path), error) from None
     try:
+        import fcntl  # POSIX only: on Windows, two batches on one OUT are not kept apart
+    except ImportError:
+        return stream
+    try:
         fcntl.flock(stream.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         stream.close()
@@ -246,6 +274,12 @@ def lock_output(path: Path) -> IO[str]:
             "wait for it to finish, or give another output"
         ) from None
     return stream
+
+
+def _sync(output: IO[str]) -> None:
+    """Force a file's lines to disk; a pipe or a terminal (``-o -``) has nothing to force."""
+    if stat.S_ISREG(os.fstat(output.fileno()).st_mode):
+        os.fsync(output.fileno())
 
 
 @dataclass(frozen=True)

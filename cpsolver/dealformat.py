@@ -8,7 +8,9 @@ Two forms of one deal are read, told apart by their first character:
     peasant2: KK A
 
 A corpus is one JSON deal per line, each with an optional ``"id"`` and an
-optional ``"expected"`` verdict.
+optional ``"expected"`` verdict. A single JSON deal may carry the same fields,
+so any corpus line is a deal file and ``cpsolver deal`` pipes into every
+command that reads one.
 
 >>> deal = parse_deal("landlord: 333\\npeasant1: 4\\npeasant2: 5")
 >>> deal_as_dict(deal)
@@ -27,6 +29,8 @@ from cpsolver.errors import CpsolverError
 from cpsolver.reading import InputError, loads_json
 
 VERDICTS = ("spring", "no_spring", "unknown")
+# The fields a JSON deal may carry besides its hands, in a corpus line or a deal file alike.
+ENTRY_KEYS = ("id", "expected")
 _TEXT_KEYS = ("landlord", "peasant1", "peasant2")
 
 
@@ -34,19 +38,49 @@ class DealFormatError(CpsolverError):
     """A deal file or corpus line that is neither deal form; the message says where."""
 
 
+@dataclass(frozen=True)
+class DealDocument:
+    """A deal file: the deal, and the id and expected verdict a JSON deal may carry."""
+
+    deal: Deal
+    id: str | None = None
+    expected: str | None = None
+
+
 def parse_deal(text: str, source: str | None = None) -> Deal:
     """A deal from either form: JSON (starts with ``{``) or three ``key: cards`` lines.
 
     Errors name ``source`` (the file, or ``stdin``) when it is given.
     """
+    return parse_deal_document(text, source).deal
+
+
+def parse_deal_document(text: str, source: str | None = None) -> DealDocument:
+    """A deal file of either form, with a JSON deal's ``id`` and ``expected`` (a corpus line).
+
+    >>> parse_deal_document('{"id": "d1", "landlord": "3", "peasants": ["4", "5"]}').id
+    'd1'
+    """
     try:
         if text.lstrip()[:1] in ("{", "["):
-            return deal_from_dict(loads_json(text, source or "deal"))
-        return _parse_text(text)
+            data = loads_json(text, source or "deal")
+            deal = deal_from_dict(data, ENTRY_KEYS)
+            expected = _expected(data)
+            found = data.get("id")
+            return DealDocument(deal, None if found is None else corpus_id(data, 0), expected)
+        return DealDocument(_parse_text(text))
     except InputError as error:
         raise DealFormatError(str(error)) from None
     except DealFormatError as error:
         raise DealFormatError(f"{source}: {error}" if source else str(error)) from None
+
+
+def _expected(data: dict[str, Any]) -> str | None:
+    """The ``expected`` verdict a JSON deal may carry, checked."""
+    expected = data.get("expected")
+    if expected is not None and expected not in VERDICTS:
+        raise DealFormatError(f"'expected' must be one of {', '.join(VERDICTS)}, got {expected!r}")
+    return expected if expected is None else str(expected)
 
 
 def _parse_text(text: str) -> Deal:
@@ -78,9 +112,12 @@ def deal_from_dict(data: Any, extra: tuple[str, ...] = ()) -> Deal:
     """
     if not isinstance(data, dict):
         raise DealFormatError("a JSON deal must be an object with 'landlord' and 'peasants'")
-    unknown = sorted(set(data) - {"landlord", "peasants", *extra})
+    allowed = ("landlord", "peasants", *extra)
+    unknown = sorted(set(data) - set(allowed))
     if unknown:
-        raise DealFormatError(f"a JSON deal has no key {unknown[0]!r} (keys: landlord, peasants)")
+        raise DealFormatError(
+            f"a JSON deal may not have the key {unknown[0]!r} (it may have {', '.join(allowed)})"
+        )
     landlord = data.get("landlord")
     peasants = data.get("peasants")
     if not isinstance(landlord, str):
@@ -121,14 +158,10 @@ def parse_corpus_line(line: str, number: int) -> CorpusEntry:
     except InputError as error:
         raise DealFormatError(str(error)) from None
     try:
-        deal = deal_from_dict(data, ("id", "expected"))
+        deal = deal_from_dict(data, ENTRY_KEYS)
+        expected = _expected(data)
     except CpsolverError as error:
         raise DealFormatError(f"line {number}: {error}") from None
-    expected = data.get("expected")
-    if expected is not None and expected not in VERDICTS:
-        raise DealFormatError(
-            f"line {number}: 'expected' must be one of {', '.join(VERDICTS)}, got {expected!r}"
-        )
     return CorpusEntry(number, corpus_id(data, number), deal, expected)
 
 

@@ -19,7 +19,7 @@ def solve_with(
     deal: Deal,
     rules: RuleSet | None = None,
     time_limit: float | None = None,
-    strategy: cpsat.solver.Strategy = cpsat.DEFAULT_STRATEGY,
+    strategy: cpsat.Strategy = cpsat.DEFAULT_STRATEGY,
     objective: str = "spring",
     any_plan: bool = False,
 ) -> SpringResult:

@@ -8,6 +8,7 @@ writes only JSON to stdout; messages go to stderr.
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import json
 import math
@@ -20,7 +21,7 @@ from typing import Any, TypeVar
 import click
 
 from cpsolver.cards import Deal, rank_symbol
-from cpsolver.dealformat import parse_deal
+from cpsolver.dealformat import DealDocument, parse_deal_document
 from cpsolver.dealgen import parse_sizes
 from cpsolver.errors import CpsolverError
 from cpsolver.parallel import Runner, runner_for
@@ -147,17 +148,26 @@ def read_deal(
     source: str | None, landlord: str | None, peasant1: str | None, peasant2: str | None
 ) -> Deal:
     """A deal from a file or stdin, or from the three hand options."""
+    return read_deal_document(source, landlord, peasant1, peasant2).deal
+
+
+def read_deal_document(
+    source: str | None, landlord: str | None, peasant1: str | None, peasant2: str | None
+) -> DealDocument:
+    """A deal with the id and expected verdict its file may carry (a corpus line is a deal file)."""
     hands = (landlord, peasant1, peasant2)
     if source is not None:
         if any(hand is not None for hand in hands):
             raise click.UsageError("give a DEAL file or the hand options, not both")
-        return parse_deal(read_source(source), source_name(source))
+        return parse_deal_document(read_source(source), source_name(source))
     if any(hand is None for hand in hands):
         raise click.UsageError(
             "give a DEAL file (or - for stdin), or all of --landlord, --peasant1, --peasant2"
         )
     # An empty hand is left to the deal's own message ("peasant 1's hand is empty").
-    return Deal.parse(*(read_cards(hand) if hand else "" for hand in hands if hand is not None))
+    return DealDocument(
+        Deal.parse(*(read_cards(hand) if hand else "" for hand in hands if hand is not None))
+    )
 
 
 def rules_option(command: F) -> F:
@@ -214,6 +224,38 @@ def positive_seconds(
     if value is not None and not (math.isfinite(value) and value > 0):
         raise click.BadParameter(f"{value} is not a positive number of seconds")
     return value
+
+
+def timeout_option(help: str, default: float | None = None) -> Callable[[F], F]:
+    """``--timeout SECONDS``, the one name for a time limit, with ``--time-limit`` as a hidden alias."""
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def merged(*args: Any, **kwargs: Any) -> Any:
+            alias = kwargs.pop("time_limit_alias")
+            if alias is not None:
+                kwargs["timeout"] = alias
+            return command(*args, **kwargs)
+
+        with_alias = click.option(
+            "--time-limit",
+            "time_limit_alias",
+            type=float,
+            callback=positive_seconds,
+            hidden=True,
+            help="The old name of --timeout.",
+        )(merged)
+        return click.option(
+            "--timeout",
+            type=float,
+            callback=positive_seconds,
+            default=default,
+            show_default=default is not None,
+            metavar="SECONDS",
+            help=help,
+        )(with_alias)  # type: ignore[return-value]
+
+    return decorate
 
 
 def write_json(path: str, document: Any) -> None:

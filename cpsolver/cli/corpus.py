@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import stat
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import IO, Any
 
 import click
 
 from cpsolver import cpsat
-from cpsolver.batch import BatchOptions, done_ids, lock_output, run_batch
+from cpsolver.batch import BatchOptions, Done, done_ids, lock_output, run_batch
 from cpsolver.cli.base import (
     BadInput,
     Interrupted,
@@ -23,6 +25,8 @@ from cpsolver.cli.base import (
     make_runner,
     positive_seconds,
     sigterm_as_interrupt,
+    sizes_option,
+    timeout_option,
     with_progress,
 )
 from cpsolver.cli.positions import detect_question, run_endgame_crosscheck, write_positions
@@ -165,14 +169,12 @@ def _protocol_words(version: int | None) -> str:
     help="Also ask this solver command, over the line protocol (see the README).",
 )
 @click.option(
-    "--timeout",
-    type=float,
-    callback=positive_seconds,
-    default=10.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="How long each solver may take on one deal.",
+    "--sizes",
+    callback=sizes_option,
+    metavar="L,P1,P2",
+    help="With --generate endgame: hand sizes, each a number or a range (1-10,1-10,1-10).",
 )
+@timeout_option("How long each solver may take on one deal.", default=10.0)
 @click.option(
     "--shrink-budget",
     type=float,
@@ -208,6 +210,7 @@ def crosscheck_command(
     question: str | None,
     count: int,
     seed: int,
+    sizes: Any,
     against: str | None,
     timeout: float,
     shrink_budget: float | None,
@@ -240,10 +243,13 @@ def crosscheck_command(
       cpsolver crosscheck --generate planted --count 1000 --seed 1
       cpsolver crosscheck --generate endgame --count 200 --against 'python examples/external_solver.py'
       cpsolver crosscheck --generate position2 --count 50 --against 'python examples/external_endgame_solver.py'
+      cpsolver crosscheck --generate endgame --sizes 10,5,5 --count 100
     """
     rules = load_rules(rules_name)
     if (corpus is None) == (kind is None):
         raise click.UsageError("give a CORPUS file (or -) or --generate KIND, one of them")
+    if sizes is not None and kind != "endgame":
+        raise click.UsageError("--sizes is for --generate endgame")
     detected, lines = detect_question(None if corpus is None else read_lines(corpus))
     if question is None:
         question = "endgame" if kind in POSITION_KINDS else detected
@@ -273,7 +279,7 @@ def crosscheck_command(
         entries = read_corpus_lines(lines)
         total = None
     else:
-        entries = generate(kind or "full", count, seed)
+        entries = generate(kind or "full", count, seed, *([sizes] if sizes else []))
         total = count
     solvers: list[Solver] = [EngineSolver(name, rules, timeout, optima) for name in ENGINES]
     if against is not None:
@@ -347,25 +353,32 @@ def _write_reproducers(summary: Summary, out_dir: str) -> list[str]:
     "--output",
     "out_path",
     required=True,
-    type=click.Path(dir_okay=False),
-    help="Append one JSON result per deal here; rerun to resume after a crash.",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Append one JSON result per deal here; rerun to resume after a crash. "
+    "- writes to stdout (no resume; the summary goes to stderr).",
 )
-@click.option("--engine", type=click.Choice(ENGINES), default=DEFAULT_ENGINE, show_default=True)
+@click.option(
+    "--engine",
+    type=click.Choice(ENGINES),
+    default=DEFAULT_ENGINE,
+    show_default=True,
+    help="search: depth-first search; cpsat: the CP-SAT model with cuts.",
+)
 @click.option(
     "--strategy",
     type=click.Choice(cpsat.STRATEGIES),
     default=cpsat.DEFAULT_STRATEGY,
     show_default=True,
-    help="For cpsat.",
+    help="For cpsat. eager: every play's safety first, one solve; lazy: cuts from the answers met.",
 )
-@click.option("--objective", type=click.Choice(OBJECTIVES), default="spring", show_default=True)
 @click.option(
-    "--timeout",
-    type=float,
-    callback=positive_seconds,
-    metavar="SECONDS",
-    help="A deal past this is recorded as unknown; the batch goes on.",
+    "--objective",
+    type=click.Choice(OBJECTIVES),
+    default="spring",
+    show_default=True,
+    help="spring: decide; fewest-answerable / fewest-plays: also the proven optimum, as in solve.",
 )
+@timeout_option("A deal past this is recorded as unknown; the batch goes on.")
 @cluster_options(default_workers=os.cpu_count() or 1)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @common_options
@@ -373,7 +386,7 @@ def batch_command(
     corpus: str,
     out_path: str,
     engine: str,
-    strategy: cpsat.solver.Strategy,
+    strategy: cpsat.Strategy,
     objective: str,
     timeout: float | None,
     workers: int,
@@ -388,27 +401,31 @@ def batch_command(
     Each result is one JSON line in OUTPUT: id, line, verdict, plan (cards),
     objective, engine, seconds; a line that is no deal gives an error record.
     Rerunning the same command after a crash repairs a torn last line, skips
-    the ids already done, and solves the rest. Exit 0 when every line was a
-    deal, 2 if some were not (their error records are written), 3 if none
-    erred but some deal ran out of time, counting earlier runs' results too.
+    the ids already done, and solves the rest. A line's "expected" verdict,
+    if any, is compared: a result that contradicts it is a mismatch. Exit 0
+    when all is well, 2 if some lines were no deals (their error records are
+    written), else 1 if some result contradicts its expected verdict, else 3
+    if some deal ran out of time; earlier runs' results count too.
 
     \b
     Examples:
       cpsolver batch corpus.jsonl -o results.jsonl --workers 2
       cpsolver deal --kind planted --count 10000 | cpsolver batch - -o out.jsonl
+      cpsolver deal --count 5 | cpsolver batch - -o - --quiet | jq .verdict
       cpsolver batch corpus.jsonl -o results.jsonl --scheduler tcp://10.0.0.5:8786
     """
     load_rules(rules_name)  # refuse a bad rules file before anything starts
     text, source = read_rules_text(rules_name)
     options = BatchOptions(engine, objective, strategy, text, source, timeout)
     path = Path(out_path)
-    if path.exists() and not path.is_file():
+    to_stdout = out_path == "-"
+    if not to_stdout and path.exists() and not path.is_file():
         raise BadInput(
             f"{out_path}: the output must be a file (it is appended to, and read to resume)"
         )
-    with lock_output(path) as output:
+    with _stdout() if to_stdout else lock_output(path) as output:
         try:
-            done = done_ids(path)
+            done = Done() if to_stdout else done_ids(path)
         except OSError as error:
             raise BadInput(f"cannot read {out_path}: {error.strerror}") from None
         total = _count_lines(corpus)
@@ -427,7 +444,7 @@ def batch_command(
             runner.close()
     report = summary.as_dict()
     if as_json:
-        emit_json(report)
+        click.echo(json.dumps(report), err=to_stdout)  # with -o -, stdout holds the results
     else:
         verdicts = (
             ", ".join(f"{count} {name}" for name, count in report["verdicts"].items()) or "none"
@@ -436,14 +453,34 @@ def batch_command(
             f"solved {report['solved']} deals ({verdicts}) in {report['seconds']} s, "
             f"{report['deals_per_second']} deals/s; {report['errors']} error records; "
             f"{report['skipped_already_done']} already done"
-            + ("; interrupted (rerun to resume)" if summary.interrupted else "")
+            + (f"; {report['mismatches']} not as expected" if report["mismatches"] else "")
+            + ("; interrupted (rerun to resume)" if summary.interrupted else ""),
+            err=to_stdout,
         )
         for slow in report["slowest"]:
-            click.echo(f"  slow: {slow['id']} {slow['seconds']:.3f} s")
+            click.echo(f"  slow: {slow['id']} {slow['seconds']:.3f} s", err=to_stdout)
+        for deal_id in report["mismatched_ids"]:
+            click.echo(f"  not as expected: {deal_id}", err=to_stdout)
     if summary.interrupted:
         sys.exit(Interrupted.exit_code)
-    errors = summary.errors + done.errors
-    sys.exit(2 if errors else 3 if summary.verdicts["unknown"] + done.unknowns else 0)
+    sys.exit(
+        _batch_exit_code(
+            summary.errors + done.errors,
+            len(summary.mismatches) + done.mismatches,
+            summary.verdicts["unknown"] + done.unknowns,
+        )
+    )
+
+
+def _batch_exit_code(errors: int, mismatches: int, unknowns: int) -> int:
+    """2 for lines that were no deals, else 1 for results against expectation, else 3 for unknowns."""
+    return 2 if errors else 1 if mismatches else 3 if unknowns else 0
+
+
+@contextlib.contextmanager
+def _stdout() -> Iterator[IO[str]]:
+    """stdout as a batch's output (``-o -``), left open when the batch is done."""
+    yield sys.stdout
 
 
 def _count_lines(path: str) -> int | None:

@@ -10,9 +10,9 @@ from cpsolver.cli.base import (
     cli,
     common_options,
     emit_json,
-    positive_seconds,
     read_cards,
     read_source,
+    timeout_option,
     write_json,
 )
 from cpsolver.endgame import EndgameResult, Position, solve
@@ -109,15 +109,7 @@ def report(result: EndgameResult) -> str:
     type=click.Path(dir_okay=False),
     help="Write the winning side's strategy here, as a proof for 'cpsolver verify'.",
 )
-@click.option(
-    "--timeout",
-    "--time-limit",
-    "timeout",
-    type=float,
-    callback=positive_seconds,
-    metavar="SECONDS",
-    help="Give up with 'unknown' (exit 3) after this long.",
-)
+@timeout_option("Give up with 'unknown' (exit 3) after this long.")
 @common_options
 def endgame_command(
     position_file: str | None,

@@ -286,8 +286,16 @@ def showdown_import(replay_file: str, as_json: bool, rules_name: str) -> None:
 
 @cli.command("douzero-deals")
 @click.argument("out_path", metavar="OUT")
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="How many deals to write.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="The seed of the deals (as in evaluate)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Write what was written as JSON to stdout.")
 def douzero_deals_command(out_path: str, games: int, seed: int, as_json: bool) -> None:
     """Write the seeded deals of 'evaluate' as a DouZero evaluation-data pickle.

@@ -208,8 +208,16 @@ def _line_editing() -> None:
 
 
 @cli.command("simulate")
-@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--games",
+    type=click.IntRange(min=1),
+    default=100,
+    show_default=True,
+    help="How many hands the bots play.",
+)
+@click.option(
+    "--seed", type=int, default=0, show_default=True, help="The same seed plays the same hands."
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option(
     "--record",

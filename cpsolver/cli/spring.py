@@ -19,10 +19,11 @@ from cpsolver.cli.base import (
     emit_json,
     play_line,
     plays_phrase,
-    positive_seconds,
     read_deal,
+    read_deal_document,
     read_source,
     rules_option,
+    timeout_option,
     write_json,
 )
 from cpsolver.cli.show import (
@@ -107,18 +108,13 @@ def _report(result: SpringResult) -> str:
     is_flag=True,
     help="Print the first spring plan found, not one with the fewest plays (a little faster).",
 )
-@click.option(
-    "--time-limit",
-    type=float,
-    callback=positive_seconds,
-    metavar="SECONDS",
-    help="Give up with 'unknown' (exit 3) after this long.",
-)
+@timeout_option("Give up with 'unknown' (exit 3) after this long.")
 @click.option(
     "--proof",
     "proof_path",
-    type=click.Path(dir_okay=False, writable=True),
-    help="Write the proof of a spring, or the certificate of no spring, to this JSON file.",
+    type=click.Path(dir_okay=False, writable=True, allow_dash=True),
+    help="Write the proof of a spring, or the certificate of no spring, to this JSON file "
+    "(- for stdout; the report then goes to stderr).",
 )
 @picture_options
 @common_options
@@ -128,10 +124,10 @@ def solve_command(
     peasant1: str | None,
     peasant2: str | None,
     engine: str,
-    strategy: cpsat.solver.Strategy,
+    strategy: cpsat.Strategy,
     objective: str,
     any_plan: bool,
-    time_limit: float | None,
+    timeout: float | None,
     proof_path: str | None,
     svg_path: str | None,
     html_path: str | None,
@@ -142,8 +138,10 @@ def solve_command(
 
     DEAL is a file (or - for stdin): three lines 'landlord: CARDS',
     'peasant1: CARDS', 'peasant2: CARDS', or JSON {"landlord": CARDS,
-    "peasants": [CARDS, CARDS]}. Exit 0 spring, 1 no spring, 2 bad input,
-    3 unknown (time limit). A spring's plan has the fewest plays of any.
+    "peasants": [CARDS, CARDS]}, which may carry an "id" and an "expected"
+    verdict, as a line of 'cpsolver deal' does. Exit 0 spring, 1 no spring,
+    2 bad input, 3 unknown (time limit). A spring's plan has the fewest plays
+    of any.
 
     \b
     Examples:
@@ -151,12 +149,17 @@ def solve_command(
       cpsolver solve --landlord '333444 5 7' --peasant1 4 --peasant2 5 --json
       cpsolver solve examples/spring.txt --proof proof.json --engine search
       cpsolver solve examples/spring.txt --svg plan.svg
+      cpsolver deal --count 1 --seed 3 | cpsolver solve - --json
+      cpsolver solve examples/spring.txt --proof - | cpsolver verify -
     """
     rules = load_rules(rules_name)
-    position = read_deal(deal, landlord, peasant1, peasant2)
+    document = read_deal_document(deal, landlord, peasant1, peasant2)
+    position = document.deal
     if proof_path is not None and objective == "fewest-plays":
         raise click.UsageError("--proof goes with --objective spring or fewest-answerable")
-    result = solve_with(engine, position, rules, time_limit, strategy, objective, any_plan)
+    if proof_path == "-" and as_json:
+        raise click.UsageError("--proof - and --json would both write to stdout; give one a file")
+    result = solve_with(engine, position, rules, timeout, strategy, objective, any_plan)
     if proof_path is not None:
         _write_proof(proof_path, position, result, rules)
     if svg_path or html_path:
@@ -165,9 +168,14 @@ def solve_command(
             draw_plan(drawing, position, [step.play for step in result.plan], rules)
         write_pictures(svg_path, html_path, "Spring plan", drawing.pictures, _report(result))
     if as_json:
-        emit_json(result.as_dict())
+        labels = {"id": document.id, "expected": document.expected}
+        emit_json({**{k: v for k, v in labels.items() if v is not None}, **result.as_dict()})
     else:
-        click.echo(_report(result))
+        if document.id is not None:
+            click.echo(f"deal {document.id}", err=proof_path == "-")
+        click.echo(_report(result), err=proof_path == "-")
+    if document.expected is not None and document.expected != result.verdict.value:
+        click.echo(f"expected {document.expected}, but the verdict is {result.verdict}", err=True)
     sys.exit(_EXIT_CODES[result.verdict])
 
 

@@ -1,5 +1,27 @@
-"""The CP-SAT spring engine: a model of the landlord's split, cut by the peasants' answers."""
+"""The CP-SAT spring engine: a model of the landlord's split, cut by the peasants' answers.
 
-from cpsolver.cpsat.solver import DEFAULT_STRATEGY, STRATEGIES, solve
+OR-Tools (and the pandas and numpy it pulls in) is imported only when a model is
+built: :func:`solve` loads :mod:`cpsolver.cpsat.solver` on its first call, so
+commands that never solve with CP-SAT start without it.
+"""
 
-__all__ = ["DEFAULT_STRATEGY", "STRATEGIES", "solve"]
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Literal
+
+Strategy = Literal["eager", "lazy"]
+STRATEGIES: tuple[Strategy, ...] = ("eager", "lazy")
+DEFAULT_STRATEGY: Strategy = "eager"
+
+if TYPE_CHECKING:
+    from cpsolver.cpsat.solver import solve
+else:
+
+    def solve(*args: Any, **kwargs: Any) -> Any:
+        """Decide a deal's spring with CP-SAT: :func:`cpsolver.cpsat.solver.solve`."""
+        from cpsolver.cpsat.solver import solve as solve_with_cpsat
+
+        return solve_with_cpsat(*args, **kwargs)
+
+
+__all__ = ["DEFAULT_STRATEGY", "STRATEGIES", "Strategy", "solve"]

@@ -23,11 +23,11 @@ from __future__ import annotations
 import time
 from functools import cache
 from importlib.metadata import version
-from typing import Literal
 
 from ortools.sat.python import cp_model
 
 from cpsolver.cards import BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
+from cpsolver.cpsat import DEFAULT_STRATEGY, STRATEGIES, Strategy
 from cpsolver.cpsat.model import (
     FAST_PARAMETERS,
     OPTIMIZE_PARAMETERS,
@@ -39,10 +39,6 @@ from cpsolver.movegen import MoveGenerator, generator
 from cpsolver.plays import Kind, Play
 from cpsolver.rules import RuleSet
 from cpsolver.spring import OBJECTIVES, Objective, SpringResult, Step, Verdict, order_plan
-
-Strategy = Literal["eager", "lazy"]
-STRATEGIES: tuple[Strategy, ...] = ("eager", "lazy")
-DEFAULT_STRATEGY: Strategy = "eager"
 
 
 def solve(
