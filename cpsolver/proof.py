@@ -13,8 +13,6 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import jsonschema
-
 from cpsolver.cards import BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
 from cpsolver.dealformat import deal_as_dict
 from cpsolver.errors import CpsolverError
@@ -53,6 +51,8 @@ def schema(name: str) -> dict[str, Any]:
 
 def validate(document: Any, name: str) -> None:
     """Raise :class:`ProofFormatError` naming the first place ``document`` breaks schema ``name``."""
+    import jsonschema  # only to read a proof: it takes longer to import than the check takes
+
     validator = jsonschema.Draft202012Validator(schema(name))
     error = jsonschema.exceptions.best_match(validator.iter_errors(document))
     if error is not None:

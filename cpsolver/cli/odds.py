@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import click
 
@@ -17,8 +18,10 @@ from cpsolver.cli.base import (
     read_cards,
     with_progress,
 )
-from cpsolver.odds import Odds, chunks, estimate_odds, exact_odds, question
 from cpsolver.rules import load_rules
+
+if TYPE_CHECKING:  # numpy comes with the odds; only the odds command loads them
+    from cpsolver.odds import Odds
 
 
 def _sizes(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, int] | None:
@@ -117,6 +120,8 @@ def odds_command(
       cpsolver odds 'KK 2' --unseen 'AA 3 4' --peasant-sizes 2,2
     """
     rules = load_rules(rules_name)
+    from cpsolver.odds import chunks, estimate_odds, exact_odds, question
+
     asked = question(
         Hand.parse(read_cards(hand)),
         None if unseen is None else Hand.parse(read_cards(unseen)),

@@ -10,7 +10,6 @@ import click
 
 from cpsolver import cpsat
 from cpsolver.cards import Deal, rank_symbol
-from cpsolver.certify import certify
 from cpsolver.cli.base import (
     BadInput,
     cli,
@@ -34,7 +33,6 @@ from cpsolver.cli.show import (
     write_pictures,
 )
 from cpsolver.cnf import ENCODER
-from cpsolver.cpsat.explain import explain
 from cpsolver.dealformat import parse_deal
 from cpsolver.engines import DEFAULT_ENGINE, ENGINES, solve_with
 from cpsolver.errors import CpsolverError
@@ -184,6 +182,8 @@ def _write_proof(path: str, deal: Deal, result: SpringResult, rules: RuleSet) ->
     if result.verdict is Verdict.SPRING:
         write_json(path, build_proof(deal, result, rules, generator(rules)))
     elif result.verdict is Verdict.NO_SPRING:
+        from cpsolver.certify import certify  # python-sat and OR-Tools: only for certificates
+
         certified = certify(deal, rules)
         assert certified is not None, "the engines said no spring, the certificate found one"
         write_json(path, certified[0])
@@ -311,6 +311,8 @@ def explain_command(
     """
     rules = load_rules(rules_name)
     position = read_deal(deal, landlord, peasant1, peasant2)
+    from cpsolver.cpsat.explain import explain  # OR-Tools: only here
+
     explanation = explain(position, rules)
     if svg_path or html_path:
         drawing = draw_deal(position, rules, solve=False)
@@ -372,6 +374,8 @@ def export_cnf_command(
     """
     rules = load_rules(rules_name)
     position = read_deal(deal, landlord, peasant1, peasant2)
+    from cpsolver.certify import certify  # python-sat and OR-Tools: only here
+
     certified = certify(position, rules)
     if certified is None:
         click.echo("spring: nothing to refute", err=True)

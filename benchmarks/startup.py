@@ -1,0 +1,96 @@
+"""How long a light command takes, start to finish, as a user runs it.
+
+    python benchmarks/startup.py [--runs 15] [--tree DIR ...]
+
+Times whole processes (``python -m cpsolver ...``, interpreter start-up
+included) for the commands that should start fast: ``--help``, ``classify``,
+``plays``, ``deal``, ``verify`` of a spring proof and ``solve --engine
+search``, plus ``python -c pass`` as the floor. Each command runs ``--runs``
+times and the median is reported, in ms. With several ``--tree`` source trees
+(for example a checkout of an older commit: ``git worktree add /tmp/before
+<commit>``), every tree's run of a command is interleaved with the others', so
+the trees are compared under the same load; the last column is the ratio of
+the first tree to the last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parents[1]
+
+COMMANDS: list[tuple[str, list[str]]] = [
+    ("python -c pass (floor)", []),
+    ("--help", ["--help"]),
+    ("classify 33", ["classify", "33"]),
+    ("plays HAND", ["plays", "KKK 2 99 3"]),
+    ("deal --count 1", ["deal", "--count", "1"]),
+    ("verify spring proof", ["verify", "{proof}"]),
+    ("solve --engine search", ["solve", "{spring}", "--engine", "search"]),
+]
+
+
+def _command(tree: Path, args: list[str], proof: Path) -> list[str]:
+    if not args:
+        return [sys.executable, "-c", "pass"]
+    spring = tree / "examples" / "spring.txt"
+    filled = [a.format(proof=proof, spring=spring) for a in args]
+    return [sys.executable, "-m", "cpsolver", *filled]
+
+
+def _env(tree: Path) -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(tree))
+
+
+def _seconds(command: list[str], env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+    )
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument(
+        "--tree", type=Path, action="append", help="a source tree (default: this one)"
+    )
+    args = parser.parse_args()
+    trees = [t.resolve() for t in args.tree] if args.tree else [HERE]
+    with tempfile.TemporaryDirectory() as folder:
+        proofs = {}
+        for number, tree in enumerate(trees):
+            proofs[tree] = Path(folder) / f"proof{number}.json"
+            subprocess.run(
+                [sys.executable, "-m", "cpsolver", "solve", str(tree / "examples/spring.txt"),
+                 "--proof", str(proofs[tree])],
+                env=_env(tree), stdout=subprocess.DEVNULL, check=True,
+            )  # fmt: skip
+        times: dict[tuple[str, Path], list[float]] = {}
+        for _ in range(args.runs):
+            for label, command in COMMANDS:
+                for tree in trees:
+                    seconds = _seconds(_command(tree, command, proofs[tree]), _env(tree))
+                    times.setdefault((label, tree), []).append(seconds)
+    header = "| command | " + " | ".join(f"{t.name} (ms)" for t in trees)
+    header += " | ratio |" if len(trees) > 1 else " |"
+    print(f"median of {args.runs} runs, whole process, {os.cpu_count()} cores")
+    print(header)
+    print("|---" * (len(trees) + 1 + (len(trees) > 1)) + "|")
+    for label, _ in COMMANDS:
+        medians = [statistics.median(times[(label, tree)]) * 1000 for tree in trees]
+        row = f"| {label} | " + " | ".join(f"{m:.0f}" for m in medians)
+        row += f" | {medians[0] / medians[-1]:.1f}x |" if len(trees) > 1 else " |"
+        print(row)
+
+
+if __name__ == "__main__":
+    main()

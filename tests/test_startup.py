@@ -1,0 +1,93 @@
+"""Light commands start without the heavy libraries (the speed itself is benchmarks/startup.py).
+
+Each command runs in a fresh interpreter, as the console script runs it, and
+reports which top-level modules it imported; none of HEAVY may be among them.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = (
+    "ortools",
+    "pysat",
+    "jsonschema",
+    "rich",
+    "dask",
+    "distributed",
+    "rlcard",
+    "numpy",
+    "pandas",
+)
+
+PROBE = """
+import json, sys
+sys.argv = ["cpsolver", *json.loads(sys.argv[1])]
+try:
+    from cpsolver.cli import main
+    main()
+except SystemExit:
+    pass
+finally:
+    sys.stdout = sys.__stdout__
+    print("\\n" + json.dumps(sorted({name.split(".")[0] for name in sys.modules})))
+"""
+
+
+def imported_by(*args: str, cwd: Path = ROOT) -> set[str]:
+    """The top-level modules a fresh ``cpsolver ARGS`` imported."""
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, json.dumps(list(args))],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+@pytest.fixture(scope="module")
+def spring_proof(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    proof = tmp_path_factory.mktemp("proof") / "proof.json"
+    subprocess.run(
+        [sys.executable, "-m", "cpsolver", "solve", "examples/spring.txt", "--proof", str(proof)],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+    )
+    return proof
+
+
+LIGHT = [
+    ["--help"],
+    ["--version"],
+    ["classify", "33"],
+    ["plays", "KKK 2 99 3", "--beats", "QQQ A"],
+    ["deal", "--count", "2"],
+    ["solve", "examples/spring.txt", "--engine", "search"],
+    ["solve", "examples/no_spring.txt", "--json"],
+]
+
+
+@pytest.mark.parametrize("args", LIGHT, ids=[" ".join(args) for args in LIGHT])
+def test_a_light_command_imports_no_heavy_module(args: list[str]) -> None:
+    assert imported_by(*args) & set(HEAVY) == set()
+
+
+def test_verify_of_a_spring_proof_imports_nothing_heavy_but_the_schema_checker(
+    spring_proof: Path,
+) -> None:
+    # jsonschema checks the proof's form before the rules replay it; the rest stays out.
+    assert imported_by("verify", str(spring_proof)) & set(HEAVY) == {"jsonschema"}
+
+
+def test_the_probe_sees_a_heavy_import_when_there_is_one() -> None:
+    """The check can fail: a CP-SAT solve does import OR-Tools."""
+    assert "ortools" in imported_by("solve", "examples/spring.txt", "--engine", "cpsat")
