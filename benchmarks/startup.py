@@ -49,10 +49,16 @@ def _env(tree: Path) -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(tree))
 
 
-def _seconds(command: list[str], env: dict[str, str]) -> float:
+def _seconds(command: list[str], tree: Path) -> float:
     started = time.perf_counter()
+    # cwd too: ``python -m`` puts the working folder first on the path.
     subprocess.run(
-        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False
+        command,
+        cwd=tree,
+        env=_env(tree),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        check=False,
     )
     return time.perf_counter() - started
 
@@ -72,13 +78,13 @@ def main() -> None:
             subprocess.run(
                 [sys.executable, "-m", "cpsolver", "solve", str(tree / "examples/spring.txt"),
                  "--proof", str(proofs[tree])],
-                env=_env(tree), stdout=subprocess.DEVNULL, check=True,
+                cwd=tree, env=_env(tree), stdout=subprocess.DEVNULL, check=True,
             )  # fmt: skip
         times: dict[tuple[str, Path], list[float]] = {}
         for _ in range(args.runs):
             for label, command in COMMANDS:
                 for tree in trees:
-                    seconds = _seconds(_command(tree, command, proofs[tree]), _env(tree))
+                    seconds = _seconds(_command(tree, command, proofs[tree]), tree)
                     times.setdefault((label, tree), []).append(seconds)
     header = "| command | " + " | ".join(f"{t.name} (ms)" for t in trees)
     header += " | ratio |" if len(trees) > 1 else " |"

@@ -6,6 +6,8 @@ combinations and beating) and :mod:`cpsolver.movegen` (plays and answers).
 It does no I/O but read its own bundled rule files.
 """
 
+__version__ = "0.1.0"  # the one place: pyproject.toml and cpsolver --version read it
+
 from cpsolver.cards import Deal, Hand
 from cpsolver.movegen import answers, can_answer, plays
 from cpsolver.plays import Kind, Play, beats, classify
@@ -17,6 +19,7 @@ __all__ = [
     "Kind",
     "Play",
     "RuleSet",
+    "__version__",
     "answers",
     "beats",
     "can_answer",

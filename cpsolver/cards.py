@@ -148,7 +148,7 @@ class Hand:
 
     @classmethod
     def parse(cls, text: str) -> Hand:
-        """Read card notation (RULES.md, "Input notation") into a hand."""
+        """Read card notation (docs/RULES.md, "Input notation") into a hand."""
         return cls.from_ranks(parse_ranks(text))
 
     @classmethod

@@ -4,7 +4,7 @@ Every kind but the rocket is a *core* — ``width`` cards of each of ``chain``
 consecutive ranks — plus, for some kinds, *kickers*: single cards or pairs
 attached to the core. A :class:`Pattern` says this for one kind under one
 rule set, and :func:`classify` reads a multiset of cards against every
-pattern, directly from the definitions in RULES.md.
+pattern, directly from the definitions in docs/RULES.md.
 
 >>> play = classify("777888 T J")
 >>> play.kind, rank_symbol(play.rank), play.shape
@@ -33,7 +33,7 @@ from cpsolver.rules import RuleSet, standard_rules
 
 
 class Kind(StrEnum):
-    """The thirteen kinds of RULES.md, in its order; values are the names used everywhere."""
+    """The thirteen kinds of docs/RULES.md, in its order; values are the names used everywhere."""
 
     SINGLE = "single"
     PAIR = "pair"
@@ -235,7 +235,7 @@ def rocket() -> Play:
 
 
 def beats(x: Play, y: Play) -> bool:
-    """Whether play ``x`` beats play ``y`` (RULES.md, "Beating").
+    """Whether play ``x`` beats play ``y`` (docs/RULES.md, "Beating").
 
     >>> beats(Play.parse("3333"), Play.parse("AAAA 2 B"))
     True

@@ -9,7 +9,7 @@ Two kinds of position share one type:
 
 A *side* is 0 for hand 0 (the landlord, or the first player) and 1 for the
 other hand or hands. The first player of a side to run out of cards wins for
-that side (RULES.md, "Play").
+that side (docs/RULES.md, "Play").
 
 >>> position = Position.parse(["KK 5", "AA"], turn=0)
 >>> position.players, position.side_of(1), position.on_lead

@@ -1,6 +1,6 @@
 """Rule sets as data: every parameter the rule texts fix, in one value.
 
-The standard set (RULES.md) lives in ``models/standard.toml``; a user's own
+The standard set (docs/RULES.md) lives in ``models/standard.toml``; a user's own
 file with other values changes the plays, the beating and the move generator
 without touching their code.
 
@@ -253,5 +253,5 @@ def load_rules(name_or_path: str) -> RuleSet:
 
 
 def standard_rules() -> RuleSet:
-    """The rule set of RULES.md, from the packaged ``models/standard.toml``."""
+    """The rule set of docs/RULES.md, from the packaged ``models/standard.toml``."""
     return load_rules("standard")

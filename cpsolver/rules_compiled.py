@@ -3,7 +3,7 @@
 from typing import Any
 
 COMPILED: dict[str, dict[str, Any]] = {
-    "aceae7372e9b42b566b4abce32c61b0b5feb5f4f07d868a4aec34219bd13c0bb": {
+    "608904f3a062c777c75dc731a9cd6c2f0bc0c1af796b224e27631f45234bd5b6": {
         "name": "douzero",
         "description": "DouZero 1.1.0: single kickers are any cards outside the core, both jokers included",
         "single_min_length": 5,
@@ -17,7 +17,7 @@ COMPILED: dict[str, dict[str, Any]] = {
         "quadplex_shapes": ["singles", "pairs"],
         "digest": "d927daa21c3ca4ae",
     },
-    "c03bab083f19869fc918cbdb45a4ad57b47dcab7945ca8d24f51ae84e6293c2e": {
+    "8ce5c807aa3b98057086ce621edb20e4e24b5f8b8d6ee0cd88a4c57ef58f0fb6": {
         "name": "rlcard",
         "description": "RLCard 1.2.0: single kickers may repeat a rank (at most 3, at most 2 beside the chain)",
         "single_min_length": 5,
@@ -31,9 +31,9 @@ COMPILED: dict[str, dict[str, Any]] = {
         "quadplex_shapes": ["singles", "pairs"],
         "digest": "a25915f1bf89ed2c",
     },
-    "9967c8264a1ddb6fdd7e7b4737948da11dbafecda801896c967558627245ea3e": {
+    "3dbc889d52d4a8ff443da7f7c7d08e385df283f1e2e18558ffaf38da41a2993e": {
         "name": "standard",
-        "description": "RULES.md: the English and German rule texts, with the decisions written down there",
+        "description": "docs/RULES.md: the English and German rule texts, with the decisions written down there",
         "single_min_length": 5,
         "pair_min_length": 3,
         "triplet_min_length": 2,

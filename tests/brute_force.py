@@ -1,7 +1,7 @@
 """The reference the move generator is checked against: brute force.
 
 Every sub-multiset of a hand's count vector is read with ``readings`` (the
-definitions of RULES.md, applied directly); nothing here shares code with
+definitions of docs/RULES.md, applied directly); nothing here shares code with
 the generator.
 """
 

@@ -173,7 +173,7 @@ def test_deck_plays_triplet_sequence_pairs_by_length():
 def test_classify_over_all_small_multisets_matches_formulas():
     """Every multiset of at most 6 cards read by classify: per-kind counts from the formulas.
 
-    This also checks RULES.md's "every multiset has at most one reading" on all of
+    This also checks docs/RULES.md's "every multiset has at most one reading" on all of
     them: classify raises AmbiguousPlayError (no InvalidPlayError) on two readings.
     """
     found: Counter[str] = Counter()

@@ -44,7 +44,7 @@ def test_print_and_parse_round_trip(play: Play) -> None:
 
 
 def test_every_multiset_in_the_deck_has_at_most_one_reading() -> None:
-    """RULES.md: under these rules every multiset of cards has at most one reading."""
+    """docs/RULES.md: under these rules every multiset of cards has at most one reading."""
     cards = [play.cards for play in DECK_PLAYS]
     assert len(cards) == len(set(cards))
     assert all(len(readings(hand)) == 1 for hand in cards)

@@ -1,6 +1,6 @@
 """Hand-picked tests of the rules core, one per decision in docs/RULES.md.
 
-Every expectation here is read from RULES.md (and the primary English rule
+Every expectation here is read from docs/RULES.md (and the primary English rule
 text it cites), never from the implementation. Each test's docstring, or each
 parametrized case's id, quotes the rule it checks.
 """
@@ -22,7 +22,7 @@ from cpsolver.plays import Kind, Play, beats, classify
 
 
 def rank(symbol: str) -> int:
-    """The rank index of a canonical symbol (RULES.md order 3..A 2 B R)."""
+    """The rank index of a canonical symbol (docs/RULES.md order 3..A 2 B R)."""
     return RANK_SYMBOLS.index(symbol)
 
 

@@ -73,6 +73,7 @@ LIGHT = [
     ["deal", "--count", "2"],
     ["solve", "examples/spring.txt", "--engine", "search"],
     ["solve", "examples/no_spring.txt", "--json"],
+    ["rules"],
 ]
 
 

@@ -14,6 +14,7 @@ from cpsolver.cli import (  # noqa: F401  (each registers its commands)
     evaluate,
     game,
     odds,
+    rules,
     show,
     spring,
 )

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 import click
 
+from cpsolver import __version__
 from cpsolver.cards import Deal, rank_symbol
 from cpsolver.dealformat import DealDocument, parse_deal_document
 from cpsolver.dealgen import parse_sizes
@@ -350,7 +351,7 @@ def with_progress(total: int | None, show: bool, work: Callable[[Callable[[int],
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="cpsolver")
+@click.version_option(__version__, prog_name="cpsolver")
 def cli() -> None:
     """Exact answers about Dou Dizhu deals, and the rules they stand on.
 

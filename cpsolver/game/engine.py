@@ -1,7 +1,7 @@
 """One hand of Dou Dizhu from the deal to the score: auction, play, scoring, record.
 
 Seats are 0, 1, 2, in turn order. A seeded deal gives each seat 17 cards and
-leaves 3 face down. The auction (RULES.md, "Auction and scoring"): in turn,
+leaves 3 face down. The auction (docs/RULES.md, "Auction and scoring"): in turn,
 each seat passes or bids higher than the highest bid so far (1 to 3); a bid of
 3 ends it at once, otherwise it ends when the other two have passed after the
 last bid; if all three pass with no bid, the hand is thrown in. The highest

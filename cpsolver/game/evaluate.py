@@ -9,7 +9,7 @@ against two copies of A. Each game starts at a stake of 1 (a bid of 1).
 Figures are from A's side. **WP** is the share of games A's side wins.
 **ADP** is the average score difference per game between A's side and B's.
 DouZero's scoring: the winning side gets ``2 x 2^bombs`` (bombs and rockets
-played), the losing side loses it. Ours (RULES.md) also doubles for a spring
+played), the losing side loses it. Ours (docs/RULES.md) also doubles for a spring
 and an anti-spring. Intervals are 95%: Wilson's for WP, the normal one for
 ADP. A game an agent cannot finish (a program that crashed, answered an
 illegal play or stayed silent) is lost by its side at the stake reached,
