@@ -167,14 +167,25 @@ def tally_vectors(
     twos = table.profiles(second)
     if weights is None:
         weights = _BINOMIALS[caps, first].prod(axis=1)
-    unions = _as_keys(ones | twos)
-    keys, firsts, inverse = np.unique(unions, return_index=True, return_inverse=True)
-    totals = np.zeros(len(keys), dtype=np.int64)
+    # Group by the pair of profiles first (dense integer ids sort fast), then
+    # pairs by their union: few distinct pairs, so the unions are formed row by row.
+    one_ids, one_count, one_rows = _row_ids(ones)
+    two_ids, _, two_rows = _row_ids(twos)
+    pairs, firsts, inverse = np.unique(
+        one_ids * (int(two_ids.max()) + 1) + two_ids, return_index=True, return_inverse=True
+    )
+    totals = np.zeros(len(pairs), dtype=np.int64)
     np.add.at(totals, inverse.ravel(), weights)
+    by_union: dict[bytes, list[int]] = {}
+    for index, total in zip(firsts.tolist(), totals.tolist()):
+        key = (ones[index] | twos[index]).tobytes()
+        found = by_union.setdefault(key, [0, index])
+        found[0] += total
     tally = Tally(splits=int(weights.sum()) * weight)
     label = str(question.landlord).encode() + b":"
-    tally.profiles = {label + k for k in np.unique(_as_keys(np.vstack([ones, twos]))).tolist()}
-    for key, index, total in zip(keys.tolist(), firsts.tolist(), totals.tolist()):
+    tally.profiles = {label + ones[i].tobytes() for i in one_rows.tolist()}
+    tally.profiles |= {label + twos[i].tobytes() for i in two_rows.tolist()}
+    for key, (total, index) in by_union.items():
         tally.decisions.add(label + key)
         fewest = _decide(question, key, first[index], distribution)
         count = total * weight
@@ -232,10 +243,19 @@ def _decide(question: OddsQuestion, key: bytes, first: Counts, distribution: boo
     return found
 
 
-def _as_keys(masks: Masks) -> npt.NDArray[np.void]:
-    """Each row of profile words as one opaque value, so rows can be compared and grouped."""
-    rows = np.ascontiguousarray(masks)
-    return rows.view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1]))).ravel()
+def _row_ids(masks: Masks) -> tuple[npt.NDArray[np.int64], int, npt.NDArray[np.int64]]:
+    """Dense ids of the distinct rows of ``masks``: (id of each row, how many, a row of each id).
+
+    One word at a time, so only integers are ever sorted, never whole rows.
+    """
+    ids = np.zeros(masks.shape[0], dtype=np.int64)
+    for word in range(masks.shape[1]):
+        _, column = np.unique(masks[:, word], return_inverse=True)
+        combined = ids * (int(column.max()) + 1) + column.ravel()
+        _, ids = np.unique(combined, return_inverse=True)
+        ids = ids.ravel()
+    _, rows = np.unique(ids, return_index=True)
+    return ids, len(rows), rows
 
 
 def _vectors(caps: tuple[int, ...], total: int) -> Iterator[tuple[int, ...]]:

@@ -96,33 +96,39 @@ class ClassTable:
         class ``b``, the bits spread over :attr:`words` unsigned 64-bit words.
         """
         rows = counts.shape[0]
-        masks = np.zeros((rows, self.words), dtype=np.uint64)
-        rocket = (counts[:, BLACK_JOKER] > 0) & (counts[:, RED_JOKER] > 0)
+        columns = np.ascontiguousarray(counts.T)  # one rank's counts contiguous: read most
+        # One row of answers per class (rows written whole are cheap), packed at the end.
+        answers = np.zeros((64 * self.words, rows), dtype=np.bool_)
+        rocket = (columns[BLACK_JOKER] > 0) & (columns[RED_JOKER] > 0)
         best_bomb = np.full(rows, -1, dtype=np.int8)
         for rank in range(TWO + 1):
-            best_bomb[counts[:, rank] == 4] = rank
+            best_bomb[columns[rank] == 4] = rank
         power = rocket | (best_bomb >= 0)
-        for bit in self._ordinary:
-            _set(masks, bit, power)
+        answers[self._ordinary] = power
         for bit in self._bombs:
-            _set(masks, bit, rocket | (best_bomb > self.classes[bit].rank))
-        runs = _runs(counts, self.rules.highest_chain_rank)
+            answers[bit] = rocket | (best_bomb > self.classes[bit].rank)
+        widths = {f.pattern.width for f in self.families if f.chain > 1}
+        runs = _runs(columns, self.rules.highest_chain_rank, widths)
         for family in self.families:
-            strongest = self._strongest(counts, runs, family, ~power)
+            strongest = self._strongest(counts, columns, runs, family, ~power)
             for rank, bit in zip(family.ranks, family.bits):
-                _set(masks, bit, strongest > rank)
-        return masks
+                answers[bit] |= strongest > rank
+        # Packing along contiguous rows is several times faster than down the columns.
+        packed = np.packbits(np.ascontiguousarray(answers.T), axis=1, bitorder="little")
+        return packed.view("<u8").astype(np.uint64, copy=False)
 
     def _strongest(
         self,
         counts: Counts,
+        columns: Counts,
         runs: dict[int, Counts],
         family: _Family,
         wanted: npt.NDArray[np.bool_],
     ) -> Tops:
         """Each hand's highest top of a play of this shape (-1: none above the landlord's lowest).
 
-        Only rows in ``wanted`` are examined (the others answer everything anyway).
+        Only rows in ``wanted`` are examined (the others answer everything anyway);
+        ``columns`` is ``counts`` transposed, ``runs`` per rank as :func:`_runs` gives them.
         """
         pattern, chain = family.pattern, family.chain
         strongest = np.full(counts.shape[0], -1, dtype=np.int8)
@@ -134,9 +140,9 @@ class ClassTable:
         ]
         for top in reversed(tops):
             if chain == 1:
-                core = counts[:, top] >= pattern.width
+                core = columns[top] >= pattern.width
             else:
-                core = runs[pattern.width][:, top] >= chain
+                core = runs[pattern.width][top] >= chain
             found = open_rows & core
             if pattern.kicker_size:
                 rows = np.flatnonzero(found)
@@ -164,23 +170,19 @@ class ClassTable:
         return room
 
 
-def _set(masks: Masks, bit: int, rows: npt.NDArray[np.bool_]) -> None:
-    """Set ``bit`` in the profile of every row where ``rows`` is true."""
-    masks[:, bit // 64] |= rows.astype(np.uint64) << np.uint64(bit % 64)
+def _runs(columns: Counts, highest: int, widths: set[int]) -> dict[int, Counts]:
+    """For each width asked: how many consecutive ranks up to each rank hold that many cards.
 
-
-def _runs(counts: Counts, highest: int) -> dict[int, Counts]:
-    """For widths 1 to 3: how many consecutive ranks up to each rank hold that many cards.
-
-    A chain may end at rank ``t`` with ``n`` links when ``runs[width][:, t] >= n``;
-    runs stop at the rule set's highest chain rank.
+    ``columns`` holds one rank's counts per row; a chain may end at rank ``t``
+    with ``n`` links when ``runs[width][t] >= n``. Runs stop at the rule set's
+    highest chain rank.
     """
     found = {}
-    for width in (1, 2, 3):
-        run = np.zeros(counts.shape, dtype=np.int8)
-        previous = np.zeros(counts.shape[0], dtype=np.int8)
+    for width in widths:
+        run = np.zeros((highest + 1, columns.shape[1]), dtype=np.int8)
+        previous = np.zeros(columns.shape[1], dtype=np.int8)
         for rank in range(highest + 1):
-            previous = np.where(counts[:, rank] >= width, previous + 1, 0).astype(np.int8)
-            run[:, rank] = previous
+            previous = (previous + 1) * (columns[rank] >= width)
+            run[rank] = previous
         found[width] = run
     return found
