@@ -56,7 +56,14 @@ def _report(odds: Odds) -> str:
         for fewest, count in sorted(odds.by_fewest.items()):
             label = f"{fewest} (spring)" if fewest <= 1 else str(fewest)
             lines.append(f"  {label:<14} {count:>20}  {count / odds.splits:>7.2%}")
-    lines.append(f"({odds.profiles} answer profiles, {odds.decisions} decisions)")
+    work = f"{odds.profiles} answer profiles, {odds.decisions} decisions"
+    if odds.screened:
+        work += (
+            f"; {odds.screened} face-down choices ruled out at once"
+            if q.face_down
+            else "; ruled out at once: certain answers leave no spring"
+        )
+    lines.append(f"({work})")
     return "\n".join(lines)
 
 

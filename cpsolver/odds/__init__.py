@@ -55,6 +55,7 @@ class Odds:
     by_fewest: dict[int, int] | None
     profiles: int
     decisions: int
+    screened: int = 0  # (sub)questions settled by the screen: no split can be a spring
     samples: int | None = None  # None: the exact count
     seed: int | None = None
 
@@ -83,6 +84,7 @@ class Odds:
             "face_down": q.face_down,
             "profiles": self.profiles,
             "decisions": self.decisions,
+            "screened": self.screened,
         }
         if self.samples is not None:
             low, high = wilson_interval(self.springs, self.splits)
@@ -100,6 +102,7 @@ def _odds(asked: OddsQuestion, tally: Tally, distribution: bool, **sampled: Any)
         dict(tally.by_fewest) if distribution else None,
         len(tally.profiles),
         len(tally.decisions),
+        tally.screened,
         **sampled,
     )
 

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from cpsolver.cards import Deal, Hand
 from cpsolver.odds.profiles import ClassTable, Counts, Masks
 from cpsolver.odds.question import OddsQuestion
+from cpsolver.odds.screen import spring_impossible
 from cpsolver.parallel import InProcess, Runner
 from cpsolver.rules import RuleSet
 from cpsolver.search import solve
@@ -47,6 +48,7 @@ class Tally:
     by_fewest: Counter[int] = field(default_factory=Counter)
     profiles: set[bytes] = field(default_factory=set)
     decisions: set[bytes] = field(default_factory=set)
+    screened: int = 0  # questions the screen settled with no spring, unenumerated
 
     def merge(self, other: Tally) -> None:
         """Add ``other``'s splits (a disjoint set) into this tally."""
@@ -55,6 +57,7 @@ class Tally:
         self.by_fewest.update(other.by_fewest)
         self.profiles |= other.profiles
         self.decisions |= other.decisions
+        self.screened += other.screened
 
 
 @dataclass(frozen=True)
@@ -88,18 +91,25 @@ def face_down_choices(question: OddsQuestion) -> list[tuple[Hand, int]]:
 
 
 def chunks(question: OddsQuestion, distribution: bool = False) -> list[Chunk]:
-    """The work of an exact count: slices of the vectors, or one chunk per face-down choice."""
+    """The work of an exact count: slices of the vectors, or one chunk per face-down choice.
+
+    A question the screen settles (:func:`spring_impossible`) is one chunk.
+    """
     if question.face_down:
         return [
             Chunk(taking_face_down(question, taken), weight, distribution)
             for taken, weight in face_down_choices(question)
         ]
+    if not distribution and spring_impossible(question):
+        return [Chunk(question, 1, distribution)]
     return [Chunk(question, 1, distribution, batch) for batch in _prefix_batches(question)]
 
 
 def count_chunk(chunk: Chunk) -> Tally:
     """The tally of one chunk: its splits, its springs, its profiles and decisions."""
     question = chunk.question
+    if chunk.prefixes is None and not chunk.distribution and spring_impossible(question):
+        return Tally(splits=question.splits * chunk.weight, screened=1)
     batches = _prefix_batches(question) if chunk.prefixes is None else [chunk.prefixes]
     suffixes = _suffixes(question.unseen.counts[_PREFIX_RANKS:])
     tally = Tally()
@@ -169,8 +179,8 @@ def tally_vectors(
         weights = _BINOMIALS[caps, first].prod(axis=1)
     # Group by the pair of profiles first (dense integer ids sort fast), then
     # pairs by their union: few distinct pairs, so the unions are formed row by row.
-    one_ids, one_count, one_rows = _row_ids(ones)
-    two_ids, _, two_rows = _row_ids(twos)
+    one_ids, one_rows = _row_ids(ones)
+    two_ids, two_rows = _row_ids(twos)
     pairs, firsts, inverse = np.unique(
         one_ids * (int(two_ids.max()) + 1) + two_ids, return_index=True, return_inverse=True
     )
@@ -243,8 +253,8 @@ def _decide(question: OddsQuestion, key: bytes, first: Counts, distribution: boo
     return found
 
 
-def _row_ids(masks: Masks) -> tuple[npt.NDArray[np.int64], int, npt.NDArray[np.int64]]:
-    """Dense ids of the distinct rows of ``masks``: (id of each row, how many, a row of each id).
+def _row_ids(masks: Masks) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Dense ids of the distinct rows of ``masks``: (the id of each row, a row of each id).
 
     One word at a time, so only integers are ever sorted, never whole rows.
     """
@@ -255,7 +265,7 @@ def _row_ids(masks: Masks) -> tuple[npt.NDArray[np.int64], int, npt.NDArray[np.i
         _, ids = np.unique(combined, return_inverse=True)
         ids = ids.ravel()
     _, rows = np.unique(ids, return_index=True)
-    return ids, len(rows), rows
+    return ids, rows
 
 
 def _vectors(caps: tuple[int, ...], total: int) -> Iterator[tuple[int, ...]]:

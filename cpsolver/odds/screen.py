@@ -1,0 +1,74 @@
+"""A quick exact screen: hands that no split of the unseen cards can make a spring.
+
+Some of the landlord's classes are answered in *every* split: a single below
+the highest unseen card (every unseen card is in a peasant's hand), a pair
+below a rank with three or more unseen cards (one peasant holds two of them).
+Answerable plays only ever remove springs, so if the landlord has no spring
+even when only those certain classes are unsafe, he has none in any split and
+the odds are exactly zero — most random hands are settled here, without
+enumerating a split. The check is a depth-first search over the landlord's
+plays (cover the lowest card left; at most one answerable play), like the
+search engine's.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from cpsolver.cards import RANK_COUNT
+from cpsolver.movegen import generator
+from cpsolver.odds.question import OddsQuestion
+from cpsolver.plays import Kind, Play
+from cpsolver.search import contains, pack
+
+
+def certainly_answered(question: OddsQuestion, play: Play) -> bool:
+    """Whether every split of the unseen cards leaves a peasant who can answer ``play``.
+
+    Only sure for a question without face-down cards (then every unseen card
+    is in a peasant's hand).
+    """
+    unseen = question.unseen.counts
+    above = range(play.rank + 1, RANK_COUNT)
+    if play.kind is Kind.SINGLE:
+        return any(unseen[r] for r in above)
+    if play.kind is Kind.PAIR:
+        return any(unseen[r] >= 3 for r in above)
+    return False
+
+
+def spring_impossible(question: OddsQuestion) -> bool:
+    """True when no split of the unseen cards gives the landlord a spring (exactly).
+
+    False means only "not ruled out here".
+
+    >>> from cpsolver.cards import Hand
+    >>> from cpsolver.odds.question import question
+    >>> spring_impossible(question(Hand.parse("3 5 7"), Hand.parse("8 9")))
+    True
+    >>> spring_impossible(question(Hand.parse("33 7"), Hand.parse("4 5")))
+    False
+    """
+    if question.face_down:
+        return False
+    plays = generator(question.rules).plays(question.landlord)
+    packed = [pack(p.cards) for p in plays]
+    unsafe = [certainly_answered(question, p) for p in plays]
+    lowest_rank = [next(p.cards.ranks()) for p in plays]
+    starting: list[list[int]] = [[] for _ in range(RANK_COUNT)]
+    for i in sorted(range(len(plays)), key=lambda i: (unsafe[i], -plays[i].size)):
+        starting[lowest_rank[i]].append(i)
+
+    @cache
+    def split(hand: int, budget: int) -> bool:
+        if not hand:
+            return True
+        lowest = ((hand & -hand).bit_length() - 1) // 4
+        for i in starting[lowest]:
+            if not contains(hand, packed[i]) or (unsafe[i] and not budget):
+                continue
+            if split(hand - packed[i], budget - unsafe[i]):
+                return True
+        return False
+
+    return not split(pack(question.landlord), 1)
