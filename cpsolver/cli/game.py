@@ -278,3 +278,8 @@ def simulate_command(
         f"landlord had a spring at the first lead: {report['spring_available_at_first_lead']}, "
         f"took it: {report['spring_taken']}"
     )
+    for bid, row in report["by_bid"].items():
+        click.echo(
+            f"won at bid {bid}: {row['hands']} hands, the landlord's estimated spring odds "
+            f"{row['mean_spring_odds']:.1%} on average, {row['springs']} springs"
+        )

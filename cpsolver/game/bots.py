@@ -10,8 +10,10 @@ Policy:
 - **Bidding.** Strength counts what wins tricks: 3 for each bomb and for the
   rocket, 1.5 for each other joker, 1 for each 2, 0.5 for each ace, less 0.5
   for each play beyond six in the hand's fewest-plays split (many loose cards
-  are a liability). It bids 3 from strength 6, 2 from 4, 1 from 2.5, and
-  passes when that is not above the bid to beat.
+  are a liability). It bids 3 from strength 6, 2 from 4, 1 from 2.5 — or
+  more if the hand's estimated spring odds call for it (3 from 10%, 2 from
+  2%: :mod:`cpsolver.game.bidding`) — and passes when that is not above the
+  bid to beat.
 - **Leading as landlord.** At every lead it looks for a spring: it deals the
   unseen cards out at random several times, consistently with the table
   (:func:`~cpsolver.game.view.sample_hands`), and plays the first step of a
@@ -41,6 +43,7 @@ import random
 import zlib
 
 from cpsolver.cards import ACE, BLACK_JOKER, RED_JOKER, TWO, Deal, Hand, rank_symbol
+from cpsolver.game.bidding import odds_bid, spring_odds
 from cpsolver.game.engine import Game
 from cpsolver.game.pimc import pimc_choice
 from cpsolver.game.view import View, sample_hands, view_of
@@ -127,6 +130,7 @@ class Bot:
         """A bid above ``view.bid``, or 0 to pass, from what the seat sees."""
         power = strength(view.hand, self.rules)
         wanted = 3 if power >= 6 else 2 if power >= 4 else 1 if power >= 2.5 else 0
+        wanted = max(wanted, odds_bid(spring_odds(view.hand, self.rules)))
         return wanted if wanted > view.bid else 0
 
     def play(self, view: View) -> Play | None:

@@ -20,6 +20,7 @@ from cpsolver.annotate import unseen
 from cpsolver.cards import Deal
 from cpsolver.errors import CpsolverError
 from cpsolver.game import advice
+from cpsolver.game.bidding import odds_hint, spring_odds
 from cpsolver.game.bots import Bot
 from cpsolver.game.engine import Game
 from cpsolver.plays import Play
@@ -98,6 +99,8 @@ class SimulationSummary:
     anti_springs: int = 0
     spring_available: int = 0
     spring_taken: int = 0
+    # By winning bid: [hands, sum of the landlord's estimated spring odds, springs].
+    by_bid: dict[int, list[float]] = field(default_factory=dict)
 
     def add(self, game: Game) -> None:
         """Count one finished hand."""
@@ -115,6 +118,11 @@ class SimulationSummary:
         if spring_at_first_lead(game):
             self.spring_available += 1
             self.spring_taken += result["spring"]
+        assert game.landlord is not None
+        row = self.by_bid.setdefault(result["bid"], [0, 0.0, 0])
+        row[0] += 1
+        row[1] += spring_odds(game.original[game.landlord], game.rules)
+        row[2] += result["spring"]
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form printed by ``cpsolver simulate --json``."""
@@ -136,6 +144,14 @@ class SimulationSummary:
             "anti_springs": self.anti_springs,
             "spring_available_at_first_lead": self.spring_available,
             "spring_taken": self.spring_taken,
+            "by_bid": {
+                str(bid): {
+                    "hands": int(hands),
+                    "mean_spring_odds": round(odds / hands, 4),
+                    "springs": int(springs),
+                }
+                for bid, (hands, odds, springs) in sorted(self.by_bid.items())
+            },
         }
 
 
@@ -258,6 +274,7 @@ class PersonTable:
             if answer.lower() == "hint":
                 _, reason = advice.bid_hint(game, self.seat)
                 self.console.print(f"hint: {reason}")
+                self.console.print(f"hint: {odds_hint(game.hands[self.seat], self.rules)}")
                 continue
             if answer.lower() in ("plays", "analyse", "analyze"):
                 self.console.print(f"'{answer}' is for the play; now the auction is on.")
