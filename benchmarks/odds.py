@@ -2,7 +2,7 @@
 
     python benchmarks/odds.py speed [--hands 20] [--samples 10000]
     python benchmarks/odds.py pre-auction [--workers 2] [--local-cluster 2]
-    python benchmarks/odds.py table [--hands 1000] [--workers 2] [--cache FILE]
+    python benchmarks/odds.py table [--hands 1000] [--workers 2] [--cache FILE] [--readme README.md]
 
 ``speed`` times the exact odds of the landlord hands (20 cards) of seeded
 uniform (or ``--kind planted``) deals 0..N-1 — median, slowest, and the answer profiles and decisions
@@ -128,7 +128,7 @@ def hand_row(seed: int) -> dict[str, Any]:
     }
 
 
-def table(hands: int, workers: int, cache: Path | None) -> None:
+def table(hands: int, workers: int, cache: Path | None, readme: Path | None) -> None:
     rows: dict[int, dict[str, Any]] = {}
     if cache is not None and cache.exists():
         for line in cache.read_text().splitlines():
@@ -148,11 +148,17 @@ def table(hands: int, workers: int, cache: Path | None) -> None:
     chosen = [rows[seed] for seed in range(hands)]
     seconds = sorted(row["seconds"] for row in chosen)
     print(
-        f"<!-- benchmarks/odds.py table --hands {hands}: {len(todo)} hands computed in this run "
-        f"({time.perf_counter() - started:.0f} s); per hand {sum(seconds):.0f} s in all, "
-        f"median {statistics.median(seconds):.2f} s, slowest {seconds[-1]:.1f} s -->"
+        f"{len(todo)} hands computed in this run ({time.perf_counter() - started:.0f} s); "
+        f"per hand {sum(seconds):.0f} s in all, median {statistics.median(seconds):.2f} s, "
+        f"slowest {seconds[-1]:.1f} s"
     )
-    print(markdown(chosen))
+    text = markdown(chosen)
+    print(text)
+    if readme is not None:
+        start, end = "<!-- odds-table:start -->\n", "<!-- odds-table:end -->"
+        page = readme.read_text()
+        head, rest = page.split(start, 1)
+        readme.write_text(head + start + text + "\n" + end + rest.split(end, 1)[1])
 
 
 def _percent(value: Fraction) -> str:
@@ -243,13 +249,16 @@ def main(argv: Iterable[str] | None = None) -> None:
     table_parser.add_argument("--hands", type=int, default=1000)
     table_parser.add_argument("--workers", type=int, default=2)
     table_parser.add_argument("--cache", type=Path)
+    table_parser.add_argument(
+        "--readme", type=Path, help="Also write the tables into this README, between its markers."
+    )
     args = parser.parse_args(None if argv is None else list(argv))
     if args.what == "speed":
         speed(args.hands, args.samples, args.kind)
     elif args.what == "pre-auction":
         pre_auction(args.workers, args.local_cluster or None, args.samples)
     else:
-        table(args.hands, args.workers, args.cache)
+        table(args.hands, args.workers, args.cache, args.readme)
 
 
 if __name__ == "__main__":

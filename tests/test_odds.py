@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 from collections import Counter
 from fractions import Fraction
 from functools import cache
 from itertools import combinations
 from math import comb, sqrt
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -284,3 +286,28 @@ def test_cli_bad_input_is_one_line_exit_2(args: tuple[str, ...], message: str) -
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def readme_examples(section: str) -> list[tuple[str, list[str]]]:
+    """The ``$ command`` lines of a README section's console blocks, with their output lines."""
+    text = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    body = text.split(f"### {section}\n", 1)[1].split("\n#", 1)[0]
+    examples: list[tuple[str, list[str]]] = []
+    for block in body.split("```console\n")[1:]:
+        for line in block.split("```", 1)[0].splitlines():
+            if line.startswith("$ "):
+                examples.append((line[2:], []))
+            else:
+                examples[-1][1].append(line)
+    return examples
+
+
+def test_readme_examples_print_what_the_readme_says() -> None:
+    examples = readme_examples("Spring odds: from the landlord's hand alone")
+    assert len(examples) == 3
+    for command, expected in examples:
+        args = shlex.split(command)
+        assert args[0] == "cpsolver"
+        result = CliRunner().invoke(cli, args[1:])
+        assert result.exit_code == 0, (command, result.output)
+        assert result.stdout.splitlines() == expected, command

@@ -33,6 +33,10 @@ def _sizes(ctx: click.Context, param: click.Parameter, value: str | None) -> tup
     return int(parts[0]), int(parts[1])
 
 
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def _report(odds: Odds) -> str:
     """The human report: the figure, what it is over, and the work it took."""
     q = odds.question
@@ -56,10 +60,10 @@ def _report(odds: Odds) -> str:
         for fewest, count in sorted(odds.by_fewest.items()):
             label = f"{fewest} (spring)" if fewest <= 1 else str(fewest)
             lines.append(f"  {label:<14} {count:>20}  {count / odds.splits:>7.2%}")
-    work = f"{odds.profiles} answer profiles, {odds.decisions} decisions"
+    work = f"{_count(odds.profiles, 'answer profile')}, {_count(odds.decisions, 'decision')}"
     if odds.screened:
         work += (
-            f"; {odds.screened} face-down choices ruled out at once"
+            f"; {_count(odds.screened, 'face-down choice')} ruled out at once"
             if q.face_down
             else "; ruled out at once: certain answers leave no spring"
         )
