@@ -85,7 +85,9 @@ def test_show_a_proof_a_certificate_and_a_strategy(tmp_path: Path) -> None:
     run("solve", str(EXAMPLES / "no_spring.txt"), "--proof", str(certificate))
     run("endgame", str(EXAMPLES / "endgame.txt"), "--proof", str(strategy))
     code, out = run("show", str(proof))
-    assert code == 0 and "who could answer" in out
+    assert code == 0 and "who could answer" in out and out.startswith("Proof of a spring")
+    code, out = run("show", str(strategy))
+    assert out.startswith("Side 0 wins with best play")
     code, out = run("show", str(certificate), "--json")
     assert json.loads(out)["explanation"]["blocking"] == "Q2"
     code, out = run("show", str(strategy), "--json")
@@ -136,6 +138,13 @@ def test_solve_explain_and_replay_write_pictures(tmp_path: Path) -> None:
     code, _ = run("replay", str(HANDS), "--svg", str(hands))
     assert code == 0
     ET.parse(hands)
+
+
+def test_show_a_thrown_in_hand(tmp_path: Path) -> None:
+    records = tmp_path / "hands.jsonl"
+    run("simulate", "--games", "1", "--seed", "5", "--record", str(records), "--quiet")
+    code, out = run("show", str(records))
+    assert code == 0 and "the hand was thrown in" in out
 
 
 def test_simulate_record_replays(tmp_path: Path) -> None:

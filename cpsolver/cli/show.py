@@ -173,8 +173,11 @@ def draw_record(record: dict[str, Any], number: int, rules: RuleSet) -> Drawing:
         raise BadInput(f"record {number}: {error}") from None
     result = game.result()
     if game.landlord is None:
+        from rich.text import Text
+
+        title = f"Hand {number} (seed {game.seed}): everybody passed, the hand was thrown in"
         return Drawing(
-            f"Hand {number}: thrown in", data={"what": "record", "result": result, "tricks": []}
+            title, [Text(title)], data={"what": "record", "result": result, "tricks": []}
         )
     heading = (
         f"Hand {number} (seed {game.seed}): seat {game.landlord} landlord at bid {game.bid}, "
@@ -209,6 +212,12 @@ def draw_record(record: dict[str, Any], number: int, rules: RuleSet) -> Drawing:
             ],
         },
     )
+
+
+def _heading(text: str) -> Any:
+    from rich.text import Text
+
+    return Text(text, style="bold")
 
 
 def _read_documents(text: str, source: str) -> list[Any]:
@@ -252,6 +261,7 @@ def draw(text: str, rules: RuleSet, solve: bool, source: str = "input") -> list[
         deal = parse_deal(json.dumps(document["deal"]))
         drawing = draw_deal(deal, rules, solve=False)
         drawing.title = "Proof of a spring" if kind == "cpsolver-proof" else "No spring"
+        drawing.renderables.insert(0, _heading(f"{drawing.title} (checked with 'cpsolver verify')"))
         if kind == "cpsolver-proof":
             plan = [read_play(s["cards"], rules, s["kind"], s["rank"]) for s in document["plan"]]
             draw_plan(drawing, deal, plan, rules)
@@ -261,6 +271,7 @@ def draw(text: str, rules: RuleSet, solve: bool, source: str = "input") -> list[
     if kind == "cpsolver-strategy":
         drawing = draw_position(position_from_dict(first["position"], rules))
         drawing.title = f"Side {first.get('winner')} wins with best play"
+        drawing.renderables.insert(0, _heading(f"{drawing.title}: a strategy of this position"))
         drawing.data["winner"] = first.get("winner")
         return [drawing]
     if kind is not None:
