@@ -23,7 +23,7 @@ from cpsolver.search import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "docs" / "pictures"
-GAME_SEED = 3  # a short hand with a rocket: the timeline fits the page
+GAME_SEED = 3  # a hand of the bots, played out (not thrown in)
 
 
 def pictures() -> dict[str, str]:

@@ -141,8 +141,13 @@ def test_solve_explain_and_replay_write_pictures(tmp_path: Path) -> None:
 
 
 def test_show_a_thrown_in_hand(tmp_path: Path) -> None:
+    from cpsolver.game.engine import Game
+
+    game = Game.deal(5, 0)
+    for seat in range(3):
+        game.make_bid(seat, 0)
     records = tmp_path / "hands.jsonl"
-    run("simulate", "--games", "1", "--seed", "5", "--record", str(records), "--quiet")
+    records.write_text(json.dumps(game.record()) + "\n")
     code, out = run("show", str(records))
     assert code == 0 and "the hand was thrown in" in out
 
