@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -280,3 +281,26 @@ def test_any_bytes_on_stdin_give_a_documented_exit_and_at_most_one_error_line(
     assert result.exit_code in (0, 1, 2, 3)
     if result.exit_code == 2:
         assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1
+
+
+def test_botzone_stdin_is_bounded_and_bad_json_is_one_line() -> None:
+    """Issue 12: the Botzone loop reads its stdin through the reading layer's limits."""
+    import io
+
+    from cpsolver.game.botzone import serve
+    from cpsolver.reading import InputError
+
+    deep = "[" * 5000 + "]" * 5000 + "\n"
+    for text in (deep, "{not json\n", '{"x": 1}\n'):
+        with pytest.raises(InputError):
+            serve(io.StringIO(text), io.StringIO(), keep_running=False)
+
+
+def test_a_douzero_pickle_over_the_record_cap_is_refused(tmp_path: Path, monkeypatch: Any) -> None:
+    from cpsolver.game.records import RecordError, read_douzero_deals
+
+    big = tmp_path / "deals.pkl"
+    big.write_bytes(b"\x80" * 2048)
+    monkeypatch.setenv("CPSOLVER_LIMIT_RECORD", "1024")
+    with pytest.raises(RecordError, match="larger than"):
+        read_douzero_deals(str(big))

@@ -40,7 +40,7 @@ from cpsolver.game.cardids import deal_ids, hand_of_ids, take
 from cpsolver.game.engine import Game
 from cpsolver.game.view import View, last_play
 from cpsolver.plays import Kind, Play, beats, readings
-from cpsolver.reading import InputError, loads_json
+from cpsolver.reading import InputError, describe_size, limit, loads_json
 from cpsolver.rules import RuleSet, standard_rules
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
@@ -177,17 +177,19 @@ def serve(lines: IO[str], out: IO[str], keep_running: bool, rules: RuleSet | Non
     requests: list[Any] = []
     responses: list[Any] = []
     answered = 0
-    for line in lines:
+    for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
-        data = json.loads(line)
+        if len(line) > limit("line"):
+            raise InputError(f"stdin: line {number} is longer than {describe_size(limit('line'))}")
+        data = loads_json(line, "stdin", number)  # bounded: digits and depth
         if isinstance(data, dict) and "requests" in data:
             requests, responses = list(data["requests"]), list(data.get("responses", []))
         elif answered:
             requests.append(data)
         else:
-            raise ValueError(
-                "the first input is a transcript {'requests': [...], 'responses': [...]}"
+            raise InputError(
+                "stdin: the first input is a transcript {'requests': [...], 'responses': [...]}"
             )
         answer = respond(requests, responses, rules)
         responses.append(answer)

@@ -38,6 +38,7 @@ from cpsolver.errors import CpsolverError
 from cpsolver.game.cardids import deal_ids, hand_of_ids, id_of_showdown, showdown_card, take
 from cpsolver.game.engine import Game
 from cpsolver.game.evaluate import EvalDeal
+from cpsolver.reading import describe_size, limit
 from cpsolver.rules import RuleSet, standard_rules
 
 DOUZERO_CARDS = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)  # by our rank 0..14
@@ -188,11 +189,14 @@ def douzero_deals(data: Any) -> list[EvalDeal]:
 
 def read_douzero_deals(path: str) -> list[EvalDeal]:
     """Deals from a DouZero evaluation-data pickle, read without running anything in it."""
+    cap = limit("record")
     try:
         with open(path, "rb") as file:
-            raw = file.read()
+            raw = file.read(cap + 1)  # bounded, like every other input (reading.LIMITS)
     except OSError as error:
         raise RecordError(f"cannot read {path}: {error.strerror}") from None
+    if len(raw) > cap:
+        raise RecordError(f"{path}: larger than {describe_size(cap)} (CPSOLVER_LIMIT_RECORD)")
     try:
         data = PlainUnpickler(io.BytesIO(raw)).load()
     except RecordError as error:
