@@ -2,9 +2,10 @@
 
 The certificate names a blocking set S (found by :mod:`cpsolver.cpsat.explain`),
 the encoder that turns "S can be covered" into CNF (:mod:`cpsolver.cnf`), and
-a DRUP refutation of that CNF from CaDiCaL (through python-sat). ``cpsolver
-verify`` rebuilds the CNF and checks the refutation with :mod:`cpsolver.rup`,
-without CP-SAT and without a SAT solver.
+a DRUP refutation of that CNF from CaDiCaL (through python-sat), trimmed to
+the lemmas it needs and hinted (:func:`cpsolver.rup.trim_refutation`).
+``cpsolver verify`` rebuilds the CNF and checks the refutation with
+:mod:`cpsolver.rup`, without CP-SAT and without a SAT solver.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from cpsolver.cnf import ENCODER, CoverCnf, encode
 from cpsolver.cpsat.explain import blocking_cards
 from cpsolver.dealformat import deal_as_dict
 from cpsolver.rules import RuleSet, standard_rules
+from cpsolver.rup import parse_proof, trim_refutation
 
 FORMAT = "cpsolver-certificate"
 VERSION = 1
@@ -41,9 +43,16 @@ def certify(deal: Deal, rules: RuleSet | None = None) -> tuple[dict[str, Any], C
     if blocking is None:
         return None
     cnf = encode(deal, blocking, rules)
-    proof = refute(cnf)
-    if proof is None:  # explain and the encoder disagree: a bug, never a certificate
+    found = refute(cnf)
+    if found is None:  # explain and the encoder disagree: a bug, never a certificate
         raise RuntimeError(f"the blocking set {blocking} is coverable by {ENCODER}")
+    # Keep only the lemmas the refutation needs, each with its hint: checking
+    # then follows the hints instead of propagating every clause for every lemma.
+    trimmed = trim_refutation(cnf.clauses, parse_proof(found))
+    if trimmed is None:  # CaDiCaL's proof does not check: a bug, never a certificate
+        raise RuntimeError(f"the refutation of {ENCODER} for {blocking} does not check")
+    lemmas, hints = trimmed
+    proof = [" ".join(map(str, [*lemma, 0])) for lemma in lemmas]
     document = {
         "format": FORMAT,
         "version": VERSION,
@@ -53,10 +62,12 @@ def certify(deal: Deal, rules: RuleSet | None = None) -> tuple[dict[str, Any], C
         "blocking": str(blocking),
         "encoder": ENCODER,
         "proof": proof,
+        "hints": [" ".join(map(str, hint)) for hint in hints],
         "stats": {
             "variables": cnf.variables,
             "clauses": len(cnf.clauses),
             "lemmas": len(proof),
+            "lemmas_found": sum(not line.startswith("d") for line in found),
             "seconds": round(time.perf_counter() - started, 6),
         },
     }

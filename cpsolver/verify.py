@@ -103,7 +103,14 @@ def check_certificate(
         lemmas = parse_proof(document["proof"])
     except ValueError as error:
         return f"certificate.proof: {error}"
-    failure = check_refutation(encode(embedded, blocking, rules).clauses, lemmas)
+    # Hints only ever speed the check up (rup.check_refutation): ones that do
+    # not fit the lemmas, one per lemma, are left aside.
+    hints: list[list[int]] | None = [
+        [int(number) for number in line.split()] for line in document.get("hints", [])
+    ]
+    if hints is not None and len(hints) != len(lemmas):
+        hints = None
+    failure = check_refutation(encode(embedded, blocking, rules).clauses, lemmas, hints)
     return None if failure is None else f"the refutation of {ENCODER} for {blocking}: {failure}"
 
 

@@ -22,7 +22,7 @@ from cpsolver.cli import cli
 from cpsolver.cnf import CoverCnf, at_least, at_most, encode
 from cpsolver.dealformat import deal_as_dict
 from cpsolver.dealgen import generate
-from cpsolver.rup import _Database, check_refutation, parse_proof
+from cpsolver.rup import _Database, check_refutation, follows_by_hints, parse_proof, trim_refutation
 from cpsolver.verify import check_certificate
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
@@ -256,3 +256,66 @@ def test_export_cnf(tmp_path: Path) -> None:
     assert check_refutation(clauses, parse_proof(drat.read_text().splitlines())) is None
     code, _, err = invoke("export-cnf", str(EXAMPLES / "spring.txt"))
     assert code == 1 and err == "spring: nothing to refute\n"
+
+
+def pigeonhole(holes: int) -> list[list[int]]:
+    """holes + 1 pigeons in ``holes`` holes: unsatisfiable, and hard enough to need lemmas."""
+    var = {(p, h): p * holes + h + 1 for p in range(holes + 1) for h in range(holes)}
+    clauses = [[var[p, h] for h in range(holes)] for p in range(holes + 1)]
+    for h in range(holes):
+        for p, q in itertools.combinations(range(holes + 1), 2):
+            clauses.append([-var[p, h], -var[q, h]])
+    return clauses
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 5), st.randoms(use_true_random=False))
+def test_trimmed_hinted_refutations_check_with_and_without_hints(holes: int, rng: Any) -> None:
+    clauses = pigeonhole(holes)
+    rng.shuffle(clauses)
+    raw = parse_proof(refute(CoverCnf(["v"] * (holes + 1) * holes, clauses)))  # type: ignore[arg-type]
+    assert check_refutation(clauses, raw) is None
+    trimmed = trim_refutation(clauses, raw)
+    assert trimmed is not None
+    lemmas, hints = trimmed
+    assert len(lemmas) == len(hints) and lemmas[-1] == [] and len(lemmas) <= len(raw)
+    kept = iter(raw)
+    assert all(any(lemma == other for other in kept) for lemma in lemmas)  # a subsequence
+    assert check_refutation(clauses, lemmas, hints) is None
+    assert check_refutation(clauses, lemmas) is None
+    # Each hint alone shows its lemma, citing only what came before it.
+    accepted = list(clauses)
+    for lemma, hint in zip(lemmas, hints):
+        assert follows_by_hints(accepted, lemma, hint, len(accepted) + 1)
+        accepted.append(lemma)
+
+
+def test_a_hint_never_makes_a_lemma_pass_or_fail() -> None:
+    clauses = [[1, 2], [-1, 2], [1, -2]]  # satisfiable by 1, 2
+    assert not follows_by_hints(clauses, [], [1, 2, 3], 4)
+    assert check_refutation(clauses, [[]], [[1, 2, 3]]) == (
+        "lemma 1 (the empty clause) does not follow by unit propagation"
+    )
+    assert not follows_by_hints(clauses, [-2], [2], 2)  # a clause past the limit
+    unsatisfiable = [*clauses, [-1, -2]]
+    lemmas = parse_proof(["-2 0", "1 0", "0"])
+    assert (
+        check_refutation(unsatisfiable, lemmas, [[9], [], [4, 1]]) is None
+    )  # bad hints: full check
+    assert trim_refutation(clauses, parse_proof(["2 0", "0"])) is None
+    assert trim_refutation(unsatisfiable, parse_proof(["-2 0"])) is None  # never the empty clause
+
+
+def test_a_certificate_carries_a_trimmed_hinted_proof(certificate: dict[str, Any]) -> None:
+    stats = certificate["stats"]
+    assert len(certificate["hints"]) == len(certificate["proof"]) == stats["lemmas"]
+    assert stats["lemmas"] <= stats["lemmas_found"]
+    bare = copy.deepcopy(certificate)
+    del bare["hints"]
+    assert check_certificate(bare) is None
+    wrong = copy.deepcopy(certificate)
+    wrong["hints"] = ["1"] * len(wrong["hints"])
+    assert check_certificate(wrong) is None  # every lemma checked in full instead
+    broken = copy.deepcopy(certificate)
+    broken["hints"][0] = "1 x"
+    assert check_certificate(broken) == "certificate.hints[0]: '1 x' does not match '^[0-9 ]*$'"
