@@ -1,30 +1,60 @@
-"""Time the move generator, side by side with RLCard's and DouZero's.
+"""Time the move generator cold and warm, side by side with RLCard's and DouZero's.
 
-    python benchmarks/movegen.py [--hands 1000] [--seed 2026]
+    python benchmarks/movegen.py [--hands 1000] [--seed 2026] [--fresh 15]
+                                 [--json benchmarks/results/movegen.json]
 
 Deals the same random 20-card and 17-card hands (fixed seed) to every
-generator and prints the median and p99 time per hand of ``plays()``,
-``answers()`` and ``can_answer()`` (against a play drawn from another random
-hand), and of the peers' "all legal plays of a hand", with ratios. Peers are
-timed when importable: ``pip install '.[bench]'`` brings RLCard, and
-``pip install --no-deps douzero`` brings DouZero's move generator without torch.
+generator, each peer against ours under the profile that reproduces its rules
+(``models/rlcard.toml``, ``models/douzero.toml``), and takes CPU time
+(``time.process_time``) per hand:
 
-Plays are interned (built once per process, then looked up), so the first
-pass over the hands, which builds most of them, is reported apart.
+- *first call*: the first ``plays()`` in a fresh Python process, the import
+  done (``--fresh`` processes, each on another hand); the same for the peers;
+- *cold*: a hand no generator has seen, a fresh ``MoveGenerator`` per hand,
+  so that every play is built (ours interns plays; the peers keep nothing);
+- *warm*: the same hands again, every play already interned;
+
+and ``answers()`` and ``can_answer()`` warm. RLCard comes with ``pip install
+'.[bench]'``, DouZero's generator with ``pip install --no-deps douzero``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from cpsolver.cards import DECK_COUNTS, Hand
 from cpsolver.movegen import MoveGenerator
-from cpsolver.rules import load_rules, standard_rules
+from cpsolver.rules import load_rules
+
+PROFILE_OF = {"RLCard": "rlcard", "DouZero": "douzero"}
+
+# The first call in a fresh process: the import is done first, then one call is timed.
+FIRST_CALL = {
+    "cpsolver": (
+        "from cpsolver.cards import Hand; from cpsolver.movegen import plays\n"
+        "hand = Hand.parse({hand!r})\n"
+        "start = time.process_time(); plays(hand)\n"
+    ),
+    "RLCard": (
+        "from rlcard.games.doudizhu.judger import DoudizhuJudger as J\n"
+        "start = time.process_time(); J.playable_cards_from_hand({hand!r})\n"
+    ),
+    "DouZero": (
+        "from douzero.env.move_generator import MovesGener\n"
+        "codes = dict(zip('3456789TJQKA2BR', [*range(3, 15), 17, 20, 30]))\n"
+        "cards = [codes[c] for c in {hand!r}]\n"
+        "start = time.process_time(); MovesGener(cards).gen_moves()\n"
+    ),
+}
 
 
 def deal_hands(size: int, count: int, rng: random.Random) -> list[Hand]:
@@ -33,8 +63,8 @@ def deal_hands(size: int, count: int, rng: random.Random) -> list[Hand]:
 
 
 def time_each(function: Callable[[Any], object], inputs: Sequence[Any]) -> list[float]:
-    """Seconds per call, one call per input."""
-    clock = time.perf_counter
+    """CPU seconds per call, one call per input."""
+    clock = time.process_time
     times = []
     for item in inputs:
         start = clock()
@@ -43,10 +73,13 @@ def time_each(function: Callable[[Any], object], inputs: Sequence[Any]) -> list[
     return times
 
 
-def summary(times: list[float]) -> tuple[float, float]:
-    """(median, p99) in microseconds."""
+def summary(times: list[float]) -> dict[str, float]:
+    """Median and p99 in microseconds."""
     ordered = sorted(times)
-    return statistics.median(ordered) * 1e6, ordered[int(0.99 * (len(ordered) - 1))] * 1e6
+    return {
+        "median": statistics.median(ordered) * 1e6,
+        "p99": ordered[round(0.99 * (len(ordered) - 1))] * 1e6,
+    }
 
 
 def peers() -> dict[str, Callable[[Hand], object]]:
@@ -63,69 +96,81 @@ def peers() -> dict[str, Callable[[Hand], object]]:
         from douzero.env.move_generator import MovesGener
 
         # DouZero numbers cards 3..14 for 3..A, 17 for 2, 20 and 30 for the jokers.
-        codes = list(range(3, 15)) + [17, 20, 30]
+        codes = [*range(3, 15), 17, 20, 30]
         found["DouZero"] = lambda hand: MovesGener([codes[r] for r in hand.ranks()]).gen_moves()
     except ImportError:
         print("DouZero not importable: pip install --no-deps douzero to time it")
     return found
 
 
+def first_call(who: str, hands: list[Hand]) -> dict[str, float]:
+    """The first call in a fresh process, once per hand: median and p99 in microseconds."""
+    times = []
+    for hand in hands:
+        code = "import time\n" + FIRST_CALL[who].format(hand=str(hand))
+        code += "print(time.process_time() - start)\n"
+        out = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        )
+        times.append(float(out.stdout))
+    return summary(times)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--fresh", type=int, default=15, help="fresh processes for first calls")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
     options = parser.parse_args()
     rng = random.Random(options.seed)
-    rules = standard_rules()
-    picker = MoveGenerator(rules)
     others = peers()
-    # Each peer against the profile that reproduces its rules (models/*.toml).
-    profile_of = {"RLCard": "rlcard", "DouZero": "douzero"}
-    print(f"{options.hands} hands per size, seed {options.seed}; times in microseconds per hand")
-    print(f"{'what':<40}{'median':>10}{'p99':>10}{'vs ours':>10}")
+    report: dict[str, Any] = {"hands": options.hands, "seed": options.seed, "sizes": {}}
+    print(f"{options.hands} hands per size, seed {options.seed}; CPU microseconds per hand")
+    print(f"{'what':<46}{'median':>10}{'p99':>10}{'vs ours':>10}")
     for size in (20, 17):
         hands = deal_hands(size, options.hands, rng)
-        targets = [rng.choice(picker.plays(h)) for h in deal_hands(size, options.hands, rng)]
+        rows: dict[str, dict[str, float]] = {}
+        fresh = hands[: options.fresh]
+        rows["first call in a fresh process: cpsolver"] = first_call("cpsolver", fresh)
+        for name in others:
+            rows[f"first call in a fresh process: {name}"] = first_call(name, fresh)
+        for profile in ("standard", "rlcard", "douzero"):
+            rules = load_rules(profile)
+            cold = [t[0] for t in (time_each(MoveGenerator(rules).plays, [hand]) for hand in hands)]
+            moves = MoveGenerator(rules)
+            first_pass = time_each(moves.plays, hands)
+            rows[f"cold, {profile} rules: cpsolver"] = summary(cold)
+            rows[f"first pass, {profile} rules: cpsolver"] = summary(first_pass)
+            rows[f"warm, {profile} rules: cpsolver"] = summary(time_each(moves.plays, hands))
+        for name, function in others.items():
+            rows[f"every call: {name}"] = summary(time_each(function, hands))
+        moves = MoveGenerator(load_rules("standard"))
+        targets = [rng.choice(moves.plays(h)) for h in deal_hands(size, options.hands, rng)]
         pairs = list(zip(hands, targets))
-        generator = MoveGenerator(rules)  # a fresh one: nothing interned yet
-        first_pass = summary(time_each(generator.plays, hands))
-        ours = {"standard": summary(time_each(generator.plays, hands))}
-        for profile in ("rlcard", "douzero"):
-            moves = MoveGenerator(load_rules(profile))
-            time_each(moves.plays, hands)  # intern first, as for the standard set
-            ours[profile] = summary(time_each(moves.plays, hands))
-        rows = [(f"plays() first pass, {size} cards", first_pass, None)]
-        rows += [
-            (f"plays() {name} rules, {size} cards", figures, None) for name, figures in ours.items()
-        ]
-        rows += [
-            (
-                f"answers(), {size} cards",
-                summary(time_each(lambda p, g=generator: g.answers(*p), pairs)),
-                None,
-            ),
-            (
-                f"can_answer(), {size} cards",
-                summary(time_each(lambda p, g=generator: g.can_answer(*p), pairs)),
-                None,
-            ),
-        ]
-        rows += [
-            (
-                f"{name} all plays, {size} cards",
-                summary(time_each(f, hands)),
-                ours[profile_of[name]],
+        rows["answers(), warm"] = summary(time_each(lambda p, m=moves: m.answers(*p), pairs))
+        rows["can_answer(), warm"] = summary(time_each(lambda p, m=moves: m.can_answer(*p), pairs))
+        for label, row in rows.items():
+            peer = label.rsplit(": ", 1)[-1]
+            base = None
+            if label.startswith("every call") and peer in PROFILE_OF:
+                base = rows[f"cold, {PROFILE_OF[peer]} rules: cpsolver"]["median"]
+            elif label.startswith("first call") and peer != "cpsolver":
+                base = rows["first call in a fresh process: cpsolver"]["median"]
+            ratio = f"{row['median'] / base:.2f}x" if base else ""
+            print(
+                f"{label} ({size})"[:46].ljust(46)
+                + f"{row['median']:>10.1f}{row['p99']:>10.1f}{ratio:>10}"
             )
-            for name, f in others.items()
-        ]
-        for label, (median, p99), base in rows:
-            ratio = f"{median / base[0]:.2f}x" if base else ""
-            print(f"{label:<40}{median:>10.1f}{p99:>10.1f}{ratio:>10}")
-        counts = [len(generator.plays(h)) for h in hands]
+        counts = [len(moves.plays(h)) for h in hands]
+        report["sizes"][str(size)] = {"rows": rows, "plays_median": statistics.median(counts)}
         print(
             f"  ({size}-card hands hold {statistics.median(counts):.0f} plays at the median, "
-            f"{max(counts)} at most; each peer is compared with ours under its own rules)"
+            f"{max(counts)} at most; a peer's ratio is its time over ours, cold, under its rules)"
         )
+    if options.json:
+        options.json.parent.mkdir(parents=True, exist_ok=True)
+        options.json.write_text(json.dumps(report, indent=1) + "\n")
 
 
 if __name__ == "__main__":

@@ -55,13 +55,11 @@ class RuleSet:
     def from_toml(cls, text: str, source: str = "<rules>") -> RuleSet:
         """Parse and validate a rule set file's text; errors name ``source``.
 
-        The bundled files come precompiled (:mod:`cpsolver.rules_compiled`,
-        keyed by a hash of their text, so an edited file is parsed afresh):
+        The bundled files come precompiled (:data:`COMPILED`, keyed by a hash
+        of their text, so an edited file is parsed afresh):
         importing ``tomllib`` and parsing would cost a fresh process
         milliseconds before its first play.
         """
-        from cpsolver.rules_compiled import COMPILED
-
         known = COMPILED.get(text_key(text))
         if known is not None:
             return cls(**{**known, "quadplex_shapes": tuple(known["quadplex_shapes"])})
@@ -139,14 +137,14 @@ class RuleSet:
 
 
 def text_key(text: str) -> str:
-    """The key of a rule file's text in :data:`cpsolver.rules_compiled.COMPILED`."""
+    """The key of a rule file's text in :data:`COMPILED`."""
     return hashlib.sha256(text.encode()).hexdigest()
 
 
 def compiled_rules() -> dict[str, dict[str, Any]]:
-    """What :data:`cpsolver.rules_compiled.COMPILED` must hold for the bundled files as they are.
+    """What :data:`COMPILED` must hold for the bundled files as they are.
 
-    ``write_compiled_rules()`` rewrites that module; a test fails while it is stale
+    ``write_compiled_rules()`` rewrites it; a test fails while it is stale
     (and a stale entry is never used: its key is the hash of the old text).
     """
     found = {}
@@ -159,13 +157,14 @@ def compiled_rules() -> dict[str, dict[str, Any]]:
 
 
 def write_compiled_rules() -> None:
-    """Rewrite :mod:`cpsolver.rules_compiled` from the bundled files."""
-    lines = [f"    {key!r}: {fields!r}," for key, fields in compiled_rules().items()]
-    (Path(__file__).resolve().parent / "rules_compiled.py").write_text(
-        '"""The bundled rule sets, parsed ahead; written by ``rules.write_compiled_rules()``."""\n\n'
-        "from typing import Any\n\n"
-        "COMPILED: dict[str, dict[str, Any]] = {\n" + "\n".join(lines) + "\n}\n"
-    )
+    """Rewrite :data:`COMPILED` (at the end of this file) from the bundled files."""
+    path = Path(__file__).resolve()
+    source = path.read_text(encoding="utf-8")
+    start = source.index(_COMPILED_START) + len(_COMPILED_START)
+    end = source.index(_COMPILED_END)
+    lines = [f"    {key!r}: {fields!r},\n" for key, fields in compiled_rules().items()]
+    table = "COMPILED: dict[str, dict[str, Any]] = {\n" + "".join(lines) + "}"
+    path.write_text(source[:start] + table + source[end:], encoding="utf-8")
 
 
 def _chain_rank(symbol: str, source: str) -> Rank:
@@ -229,9 +228,12 @@ def bundled_rule_names() -> list[str]:
 
 def read_rules_text(name_or_path: str) -> tuple[str, str]:
     """The TOML text of a bundled rule set (by name) or of a file (by path), and its source label."""
-    bundled = _MODELS / f"{name_or_path}.toml"
-    if "/" not in name_or_path and "\\" not in name_or_path and bundled.is_file():
-        return bundled.read_text(encoding="utf-8"), f"{name_or_path}.toml"
+    if "/" not in name_or_path and "\\" not in name_or_path:
+        try:
+            with open(_MODELS / f"{name_or_path}.toml", encoding="utf-8") as file:
+                return file.read(), f"{name_or_path}.toml"
+        except (FileNotFoundError, IsADirectoryError):
+            pass  # no bundled rule set of that name: a path, then
     path = Path(name_or_path)
     if path.is_dir():
         raise RulesError(f"{path}: is a folder, not a rules file")
@@ -255,3 +257,56 @@ def load_rules(name_or_path: str) -> RuleSet:
 def standard_rules() -> RuleSet:
     """The rule set of docs/RULES.md, from the packaged ``models/standard.toml``."""
     return load_rules("standard")
+
+
+# The bundled rule sets, parsed ahead (``write_compiled_rules()`` rewrites
+# this table; a test fails while it is stale). A dict here, not a module of
+# its own, because importing one more module costs a fresh process 0.3 ms.
+_COMPILED_START = "\n# --- compiled rules: start ---\n"
+_COMPILED_END = "\n# --- compiled rules: end ---\n"
+# --- compiled rules: start ---
+COMPILED: dict[str, dict[str, Any]] = {
+    "608904f3a062c777c75dc731a9cd6c2f0bc0c1af796b224e27631f45234bd5b6": {
+        "name": "douzero",
+        "description": "DouZero 1.1.0: single kickers are any cards outside the core, both jokers included",
+        "single_min_length": 5,
+        "pair_min_length": 3,
+        "triplet_min_length": 2,
+        "highest_chain_rank": 11,
+        "most_singles_of_a_rank": 4,
+        "most_singles_extending_the_chain": 4,
+        "pairs_distinct": True,
+        "both_jokers_as_kickers": True,
+        "quadplex_shapes": ["singles", "pairs"],
+        "digest": "d927daa21c3ca4ae",
+    },
+    "8ce5c807aa3b98057086ce621edb20e4e24b5f8b8d6ee0cd88a4c57ef58f0fb6": {
+        "name": "rlcard",
+        "description": "RLCard 1.2.0: single kickers may repeat a rank (at most 3, at most 2 beside the chain)",
+        "single_min_length": 5,
+        "pair_min_length": 3,
+        "triplet_min_length": 2,
+        "highest_chain_rank": 11,
+        "most_singles_of_a_rank": 3,
+        "most_singles_extending_the_chain": 2,
+        "pairs_distinct": True,
+        "both_jokers_as_kickers": False,
+        "quadplex_shapes": ["singles", "pairs"],
+        "digest": "a25915f1bf89ed2c",
+    },
+    "3dbc889d52d4a8ff443da7f7c7d08e385df283f1e2e18558ffaf38da41a2993e": {
+        "name": "standard",
+        "description": "docs/RULES.md: the English and German rule texts, with the decisions written down there",
+        "single_min_length": 5,
+        "pair_min_length": 3,
+        "triplet_min_length": 2,
+        "highest_chain_rank": 11,
+        "most_singles_of_a_rank": 1,
+        "most_singles_extending_the_chain": 1,
+        "pairs_distinct": True,
+        "both_jokers_as_kickers": False,
+        "quadplex_shapes": ["singles", "pairs"],
+        "digest": "bedbf32deade5785",
+    },
+}
+# --- compiled rules: end ---

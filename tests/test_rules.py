@@ -306,8 +306,7 @@ def test_verify_refuses_a_proof_made_under_other_rules(tmp_path: Path) -> None:
 
 
 def test_the_precompiled_bundled_rules_are_current() -> None:
-    from cpsolver.rules import compiled_rules
-    from cpsolver.rules_compiled import COMPILED
+    from cpsolver.rules import COMPILED, compiled_rules
 
     # Stale? Run: python -c "from cpsolver.rules import write_compiled_rules as w; w()"
     assert compiled_rules() == COMPILED
