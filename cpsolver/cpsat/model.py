@@ -12,12 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 
 from ortools.sat.python import cp_model
 
 from cpsolver.cards import BLACK_JOKER, RANK_COUNT, RED_JOKER, Hand, Rank
 from cpsolver.movegen import MoveGenerator
-from cpsolver.plays import Kind, Play, kicker_limit
+from cpsolver.plays import Kind, Pattern, Play, kicker_limit
+from cpsolver.rules import RuleSet
 
 # Parameters measured in benchmarks/solve.py (--defaults): on models this
 # small, solving is dominated by fixed overhead; one worker with probing,
@@ -57,6 +59,12 @@ def new_model() -> cp_model.CpModel:
     return model
 
 
+@cache
+def _kicker_limits(rules: RuleSet, pattern: Pattern, low: Rank, top: Rank) -> tuple[int, ...]:
+    """:func:`kicker_limit` for every rank, beside the core ``low..top``: asked per model."""
+    return tuple(kicker_limit(rules, pattern, low, top, r) for r in range(RANK_COUNT))
+
+
 @dataclass(frozen=True)
 class Option:
     """One class of play the landlord can make: a core, and kickers of a given shape."""
@@ -82,11 +90,13 @@ def options_of(hand: Hand, moves: MoveGenerator) -> list[Option]:
         if pattern is None:  # the rocket
             core[BLACK_JOKER] = core[RED_JOKER] = 1
             size = count = 0
+            most = 1
         else:
-            for r in range(play.rank - play.chain + 1, play.rank + 1):
+            low = play.rank - play.chain + 1
+            for r in range(low, play.rank + 1):
                 core[r] = pattern.width
             size, count = pattern.kicker_size, pattern.kickers_per_link * play.chain
-        most = min(hand[r] // c for r, c in enumerate(core) if c)
+            most = min(hand.counts[low : play.rank + 1]) // pattern.width
         found.append(Option(play, tuple(core), size, count, most))
     return found
 
@@ -134,16 +144,16 @@ class SpringModel:
                 pattern = self._patterns[index]
                 assert pattern is not None
                 play = option.representative
-                low, top = play.rank - play.chain + 1, play.rank
+                limits = _kicker_limits(self._rules, pattern, play.rank - play.chain + 1, play.rank)
+                counts = self.hand.counts
                 for r in range(RANK_COUNT):
                     # The rule set's kicker limits (distinct kickers, never the core's ranks).
-                    most = min(
-                        kicker_limit(self._rules, pattern, low, top, r), self.hand[r] // size
-                    )
+                    most = min(limits[r], counts[r] // size)
                     if most:
                         chosen[r] = self.model.new_int_var(0, most, f"kicker_{index}_{r}")
                 # Kicker options have a width-3 or -4 core: used at most once.
-                self.model.add(sum(chosen.values()) == count * self.uses[index])
+                total = cp_model.LinearExpr.sum(list(chosen.values()))
+                self.model.add(total == count * self.uses[index])
                 if (
                     size == 1
                     and not self._rules.both_jokers_as_kickers
@@ -156,18 +166,19 @@ class SpringModel:
 
     def _add_card_constraints(self, cover_all: bool) -> None:
         """Every card of the hand in exactly one play (or, short of ``cover_all``, at most one)."""
+        variables: list[list[cp_model.IntVar]] = [[] for _ in range(RANK_COUNT)]
+        weights: list[list[int]] = [[] for _ in range(RANK_COUNT)]
+        for o, option in enumerate(self.options):
+            use = self.uses[o]
+            for r, width in enumerate(option.core):
+                if width:
+                    variables[r].append(use)
+                    weights[r].append(width)
+            for r, variable in self.kickers[o].items():
+                variables[r].append(variable)
+                weights[r].append(option.kicker_size)
         for r in range(RANK_COUNT):
-            terms = [
-                option.core[r] * self.uses[o]
-                for o, option in enumerate(self.options)
-                if option.core[r]
-            ]
-            terms += [
-                option.kicker_size * self.kickers[o][r]
-                for o, option in enumerate(self.options)
-                if r in self.kickers[o]
-            ]
-            usage = sum(terms)
+            usage = cp_model.LinearExpr.weighted_sum(variables[r], weights[r])
             self.usage.append(usage)
             if cover_all:
                 self.model.add(usage == self.hand[r])
@@ -177,11 +188,11 @@ class SpringModel:
     def minimize_plays(self, among: Iterable[int] | None = None) -> None:
         """The objective: as few plays as possible (of the options ``among``, if given)."""
         chosen = range(len(self.options)) if among is None else among
-        self.model.minimize(sum(self.uses[o] for o in chosen))
+        self.model.minimize(cp_model.LinearExpr.sum([self.uses[o] for o in chosen]))
 
     def allow_one_of(self, unsafe: Iterable[int]) -> None:
         """The cut: at most one play in all from these (unsafe) options."""
-        self.model.add(sum(self.uses[o] for o in unsafe) <= 1)
+        self.model.add(cp_model.LinearExpr.sum([self.uses[o] for o in unsafe]) <= 1)
 
     def spring_flag(self, unsafe: Iterable[int]) -> cp_model.IntVar:
         """A boolean that may be true only if this split has at most one play from ``unsafe``."""
