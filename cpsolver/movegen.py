@@ -29,10 +29,12 @@ class _Table:
     """One pattern compiled for generation: its interned plays by (chain, top)."""
 
     __slots__ = (
+        "core_shape",
         "cores",
         "distinct",
         "kicked",
         "kicker_size",
+        "limits",
         "max_chain",
         "min_chain",
         "pattern",
@@ -52,6 +54,9 @@ class _Table:
         self.wanted = pattern.kickers_per_link  # kickers per core rank
         self.min_chain = pattern.min_chain
         self.max_chain = pattern.max_chain
+        self.core_shape = (pattern.width, pattern.min_chain, pattern.max_chain)
+        # kicker_limit for every rank, by the core's (low, top): filled on demand.
+        self.limits: dict[tuple[Rank, Rank], tuple[int, ...]] = {}
         chains = range(pattern.max_chain + 1)
         self.cores: list[list[Play | None]] = [[None] * RANK_COUNT for _ in chains]
         # Filled on demand: a fresh process builds only what its first hands need.
@@ -109,8 +114,14 @@ class MoveGenerator:
         """Every distinct play contained in ``hand``, in kind order."""
         counts = hand.counts
         found: list[Play] = []
+        # Kinds with the same core shape (triplet, with a single, with a pair) share their cores.
+        cores_of: dict[tuple[int, int, int], list[tuple[int, Rank]]] = {}
         for table in self._tables:
-            for chain, top in self._cores_in(counts, table, -1, 0):
+            shape = table.core_shape
+            cores = cores_of.get(shape)
+            if cores is None:
+                cores = cores_of[shape] = self._cores_in(counts, table, -1, 0)
+            for chain, top in cores:
                 self._add(found, counts, table, chain, top)
         if counts[BLACK_JOKER] and counts[RED_JOKER]:
             found.append(self._rocket)
@@ -244,12 +255,12 @@ class MoveGenerator:
         size = table.kicker_size
         if table.distinct:  # the common case, kept fast: one kicker of a rank at most
             return [r for r in _RANKS if counts[r] >= size and (r < low or r > top)]
-        pattern, rules = table.pattern, self.rules
-        return [
-            r
-            for r in _RANKS
-            for _ in range(min(kicker_limit(rules, pattern, low, top, r), counts[r] // size))
-        ]
+        limits = table.limits.get((low, top))
+        if limits is None:
+            pattern, rules = table.pattern, self.rules
+            limits = tuple(kicker_limit(rules, pattern, low, top, r) for r in _RANKS)
+            table.limits[(low, top)] = limits
+        return [r for r in _RANKS for _ in range(min(limits[r], counts[r] // size))]
 
     def _add(
         self, found: list[Play], counts: tuple[int, ...], table: _Table, chain: int, top: Rank
