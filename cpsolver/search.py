@@ -11,6 +11,11 @@ play, so a hand with such cards and no answerable play to spare is dead, and
 the answerable play, when chosen, must take every such card left. A peasant's
 bomb or rocket makes most plays unsafe, and this rule then settles most deals
 at the root.
+
+Safety is asked once per class of play (kind, shape and rank), since kickers
+never change who can answer, and each play's packed cards are computed once
+per process. Once a spring is known, a second memoised pass finds the spring
+split with the fewest plays, the natural plan (``any_plan`` skips it).
 """
 
 from __future__ import annotations
