@@ -232,7 +232,7 @@ def read_rules_text(name_or_path: str) -> tuple[str, str]:
         try:
             with open(_MODELS / f"{name_or_path}.toml", encoding="utf-8") as file:
                 return file.read(), f"{name_or_path}.toml"
-        except (FileNotFoundError, IsADirectoryError):
+        except (OSError, ValueError):  # ValueError: a NUL in the name
             pass  # no bundled rule set of that name: a path, then
     path = Path(name_or_path)
     if path.is_dir():
