@@ -94,3 +94,15 @@ def test_version_option_prints_the_package_version() -> None:
     result = CliRunner().invoke(cli, ["--version"])
     assert result.stdout == f"cpsolver, version {cpsolver.__version__}\n"
     assert re.fullmatch(r"\d+\.\d+\.\d+", cpsolver.__version__)
+
+
+def test_the_wheel_carries_every_module_of_the_package(built: dict[str, list[str]]) -> None:
+    """A subpackage missing from pyproject's list passes every in-tree test, then fails installed."""
+    package = Path(cpsolver.__file__).parent
+    modules = sorted(
+        str(path.relative_to(package.parent))
+        for path in package.rglob("*.py")
+        if "__pycache__" not in path.parts and not path.is_symlink()
+    )
+    missing = [name for name in modules if name not in built["wheel"]]
+    assert not missing
