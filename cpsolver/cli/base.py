@@ -359,3 +359,32 @@ def cli() -> None:
     the black and red joker; spaces, commas and dashes are ignored). Any CARDS
     argument may be - to read stdin, or @PATH to read a file.
     """
+
+
+def finish_crosscheck(
+    summary: Any, table: str, written: list[str], as_json: bool, what: str
+) -> None:
+    """Print a crosscheck's summary (or its JSON), then exit with its code.
+
+    ``summary`` is a spring or an endgame crosscheck's summary: both have
+    findings, bad lines, solver problems and an interrupted flag. Exit 130 if
+    interrupted, 1 on a finding or a solver problem, 2 on bad lines, else 0.
+    """
+    if as_json:
+        emit_json(summary.as_dict())
+    else:
+        click.echo(table)
+        for finding, path in zip(summary.findings, written):
+            click.echo(f"{finding.kind} on {finding.id}: {finding.reason} -> {path}")
+        for line in summary.bad_lines:
+            click.echo(f"bad line: {line}", err=True)
+        for problem in summary.problems[:20]:
+            click.echo(f"{problem['solver']} on {problem['id']}: {problem['problem']}", err=True)
+        if summary.interrupted:
+            click.echo(f"interrupted: the summary covers the {what} checked so far", err=True)
+    if summary.interrupted:
+        sys.exit(Interrupted.exit_code)
+    if summary.findings or summary.problems:
+        sys.exit(1)
+    if summary.bad_lines:
+        sys.exit(2)

@@ -21,7 +21,7 @@ from cpsolver.cli.base import (
     cli,
     cluster_options,
     common_options,
-    emit_json,
+    finish_crosscheck,
     make_runner,
     positive_seconds,
     sigterm_as_interrupt,
@@ -301,24 +301,7 @@ def crosscheck_command(
         if "runner" in locals():
             runner.close()
     written = _write_reproducers(summary, out_dir) if summary.findings else []
-    if as_json:
-        emit_json(summary.as_dict())
-    else:
-        click.echo(_summary_table(summary))
-        for finding, path in zip(summary.findings, written):
-            click.echo(f"{finding.kind} on {finding.id}: {finding.reason} -> {path}")
-        for line in summary.bad_lines:
-            click.echo(f"bad line: {line}", err=True)
-        for problem in summary.problems[:20]:
-            click.echo(f"{problem['solver']} on {problem['id']}: {problem['problem']}", err=True)
-        if summary.interrupted:
-            click.echo("interrupted: the summary covers the deals checked so far", err=True)
-    if summary.interrupted:
-        sys.exit(Interrupted.exit_code)
-    if summary.findings or summary.problems:
-        sys.exit(1)
-    if summary.bad_lines:
-        sys.exit(2)
+    finish_crosscheck(summary, _summary_table(summary), written, as_json, "deals")
 
 
 def _write_reproducers(summary: Summary, out_dir: str) -> list[str]:

@@ -9,7 +9,6 @@ shrunk reproducers as position files that ``cpsolver endgame`` reads.
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterable, Iterator
 from itertools import chain
 from pathlib import Path
@@ -18,8 +17,7 @@ import click
 
 from cpsolver.cli.base import (
     BadInput,
-    Interrupted,
-    emit_json,
+    finish_crosscheck,
     make_runner,
     sigterm_as_interrupt,
     with_progress,
@@ -124,24 +122,7 @@ def run_endgame_crosscheck(
         if runner is not None:
             runner.close()
     written = write_reproducers(summary, out_dir) if summary.findings else []
-    if as_json:
-        emit_json(summary.as_dict())
-    else:
-        click.echo(summary_table(summary))
-        for finding, path in zip(summary.findings, written):
-            click.echo(f"{finding.kind} on {finding.id}: {finding.reason} -> {path}")
-        for line in summary.bad_lines:
-            click.echo(f"bad line: {line}", err=True)
-        for problem in summary.problems[:20]:
-            click.echo(f"{problem['solver']} on {problem['id']}: {problem['problem']}", err=True)
-        if summary.interrupted:
-            click.echo("interrupted: the summary covers the positions checked so far", err=True)
-    if summary.interrupted:
-        sys.exit(Interrupted.exit_code)
-    if summary.findings or summary.problems:
-        sys.exit(1)
-    if summary.bad_lines:
-        sys.exit(2)
+    finish_crosscheck(summary, summary_table(summary), written, as_json, "positions")
 
 
 def summary_table(summary: EndgameSummary) -> str:
