@@ -30,6 +30,7 @@ from cpsolver.cli.base import (
     with_progress,
 )
 from cpsolver.cli.positions import detect_question, run_endgame_crosscheck, write_positions
+from cpsolver.cli.spring import engine_options
 from cpsolver.crosscheck import CommandSolver, EngineSolver, Solver, Summary, crosscheck
 from cpsolver.dealformat import (
     CorpusEntry,
@@ -39,11 +40,10 @@ from cpsolver.dealformat import (
     read_corpus_lines,
 )
 from cpsolver.dealgen import KINDS, generate, parse_sizes
-from cpsolver.engines import DEFAULT_ENGINE, ENGINES
+from cpsolver.engines import ENGINES
 from cpsolver.positiongen import DEFAULT_MID_TRICK, POSITION_KINDS
 from cpsolver.reading import read_lines
 from cpsolver.rules import load_rules, read_rules_text
-from cpsolver.spring import OBJECTIVES
 from cpsolver.writing import open_output, safe_name, write_text
 
 
@@ -340,27 +340,7 @@ def _write_reproducers(summary: Summary, out_dir: str) -> list[str]:
     help="Append one JSON result per deal here; rerun to resume after a crash. "
     "- writes to stdout (no resume; the summary goes to stderr).",
 )
-@click.option(
-    "--engine",
-    type=click.Choice(ENGINES),
-    default=DEFAULT_ENGINE,
-    show_default=True,
-    help="search: depth-first search; cpsat: the CP-SAT model with cuts.",
-)
-@click.option(
-    "--strategy",
-    type=click.Choice(cpsat.STRATEGIES),
-    default=cpsat.DEFAULT_STRATEGY,
-    show_default=True,
-    help="For cpsat. eager: every play's safety first, one solve; lazy: cuts from the answers met.",
-)
-@click.option(
-    "--objective",
-    type=click.Choice(OBJECTIVES),
-    default="spring",
-    show_default=True,
-    help="spring: decide; fewest-answerable / fewest-plays: also the proven optimum, as in solve.",
-)
+@engine_options
 @timeout_option("A deal past this is recorded as unknown; the batch goes on.")
 @cluster_options(default_workers=os.cpu_count() or 1)
 @click.option("--quiet", is_flag=True, help="No progress bar.")

@@ -12,6 +12,7 @@ from cpsolver import cpsat
 from cpsolver.cards import Deal, rank_symbol
 from cpsolver.cli.base import (
     BadInput,
+    F,
     cli,
     common_options,
     deal_options,
@@ -77,30 +78,35 @@ def _report(result: SpringResult) -> str:
     return "\n".join(lines)
 
 
+def engine_options(command: F) -> F:
+    """--engine, --strategy and --objective, as solve and batch share them."""
+    command = click.option(
+        "--objective",
+        type=click.Choice(OBJECTIVES),
+        default="spring",
+        show_default=True,
+        help="spring: decide; fewest-answerable / fewest-plays: also the split with the proven "
+        "fewest answerable plays, or fewest plays.",
+    )(command)
+    command = click.option(
+        "--strategy",
+        type=click.Choice(cpsat.STRATEGIES),
+        default=cpsat.DEFAULT_STRATEGY,
+        show_default=True,
+        help="For cpsat. eager: every play's safety first, one solve; lazy: cuts from the answers met.",
+    )(command)
+    return click.option(
+        "--engine",
+        type=click.Choice(ENGINES),
+        default=DEFAULT_ENGINE,
+        show_default=True,
+        help="search: depth-first search (the faster); cpsat: the CP-SAT model with cuts.",
+    )(command)
+
+
 @cli.command("solve")
 @deal_options
-@click.option(
-    "--engine",
-    type=click.Choice(ENGINES),
-    default=DEFAULT_ENGINE,
-    show_default=True,
-    help="search: depth-first search (the faster); cpsat: the CP-SAT model with cuts.",
-)
-@click.option(
-    "--strategy",
-    type=click.Choice(cpsat.STRATEGIES),
-    default=cpsat.DEFAULT_STRATEGY,
-    show_default=True,
-    help="For cpsat. eager: every play's safety first, one solve; lazy: cuts from the answers met.",
-)
-@click.option(
-    "--objective",
-    type=click.Choice(OBJECTIVES),
-    default="spring",
-    show_default=True,
-    help="spring: decide; fewest-answerable / fewest-plays: also the split with the proven "
-    "fewest answerable plays, or fewest plays.",
-)
+@engine_options
 @click.option(
     "--any-plan",
     is_flag=True,
