@@ -16,6 +16,7 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -28,7 +29,7 @@ from cpsolver.errors import CpsolverError
 from cpsolver.parallel import Runner, runner_for
 from cpsolver.plays import Play
 from cpsolver.reading import read_text, reset_stdin, source_name
-from cpsolver.writing import OutputError, open_output
+from cpsolver.writing import OutputError, open_output, safe_name, write_text
 
 F = TypeVar("F", bound=Callable[..., Any])
 T = TypeVar("T")
@@ -388,3 +389,22 @@ def finish_crosscheck(
         sys.exit(1)
     if summary.bad_lines:
         sys.exit(2)
+
+
+def write_reproducers(out_dir: str, files: list[tuple[str, str]]) -> list[str]:
+    """Write each (id, text) as a file in ``out_dir``, named safely from its id; the paths.
+
+    Names never leave the folder and never overwrite an earlier run's files.
+    """
+    folder = Path(out_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise BadInput(f"cannot write reproducers to {out_dir}: {error.strerror}") from None
+    paths = []
+    taken = {entry.name.lower() for entry in folder.iterdir()}
+    for name, text in files:
+        path = folder / safe_name(name, taken)
+        write_text(str(path), text)
+        paths.append(str(path))
+    return paths

@@ -28,6 +28,7 @@ from cpsolver.cli.base import (
     sizes_option,
     timeout_option,
     with_progress,
+    write_reproducers,
 )
 from cpsolver.cli.positions import detect_question, run_endgame_crosscheck, write_positions
 from cpsolver.cli.spring import engine_options
@@ -44,7 +45,7 @@ from cpsolver.engines import ENGINES
 from cpsolver.positiongen import DEFAULT_MID_TRICK, POSITION_KINDS
 from cpsolver.reading import read_lines
 from cpsolver.rules import load_rules, read_rules_text
-from cpsolver.writing import open_output, safe_name, write_text
+from cpsolver.writing import open_output
 
 
 @cli.command("deal")
@@ -306,15 +307,8 @@ def crosscheck_command(
 
 def _write_reproducers(summary: Summary, out_dir: str) -> list[str]:
     """One deal file per finding, runnable as it is with ``cpsolver solve``."""
-    folder = Path(out_dir)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise BadInput(f"cannot write reproducers to {out_dir}: {error.strerror}") from None
-    paths = []
-    taken = {entry.name.lower() for entry in folder.iterdir()}  # never overwrite an earlier run's
+    files = []
     for finding in summary.findings:
-        path = folder / safe_name(finding.id, taken)
         header = [
             f"# cpsolver crosscheck: {finding.kind} on deal {json.dumps(finding.id)}",
             f"# {' '.join(finding.reason.splitlines())}",
@@ -324,9 +318,8 @@ def _write_reproducers(summary: Summary, out_dir: str) -> list[str]:
                 f"{sum(map(len, finding.deal.hands))}; original: {deal_as_dict(finding.original)}"
             ),
         ]
-        write_text(str(path), "\n".join(header) + "\n" + deal_as_text(finding.deal))
-        paths.append(str(path))
-    return paths
+        files.append((finding.id, "\n".join(header) + "\n" + deal_as_text(finding.deal)))
+    return write_reproducers(out_dir, files)
 
 
 @cli.command("batch")

@@ -11,16 +11,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from itertools import chain
-from pathlib import Path
 
 import click
 
 from cpsolver.cli.base import (
-    BadInput,
     finish_crosscheck,
     make_runner,
     sigterm_as_interrupt,
     with_progress,
+    write_reproducers,
 )
 from cpsolver.endgame_crosscheck import EndgameSummary, crosscheck_positions
 from cpsolver.endgame_solvers import (
@@ -40,7 +39,7 @@ from cpsolver.positioncorpus import (
 from cpsolver.positionformat import position_as_dict, position_as_text
 from cpsolver.positiongen import POSITION_KINDS, generate, parse_position_sizes, players_of
 from cpsolver.rules import RuleSet
-from cpsolver.writing import open_output, safe_name, write_text
+from cpsolver.writing import open_output
 
 SHRINK_BUDGET_TIMEOUTS = 5  # the default shrink budget, in --timeout's (as for deals)
 Numbered = Iterator[tuple[int, str | CpsolverError]]
@@ -121,7 +120,7 @@ def run_endgame_crosscheck(
             solver.close()
         if runner is not None:
             runner.close()
-    written = write_reproducers(summary, out_dir) if summary.findings else []
+    written = write_position_reproducers(summary, out_dir) if summary.findings else []
     finish_crosscheck(summary, summary_table(summary), written, as_json, "positions")
 
 
@@ -152,17 +151,10 @@ def summary_table(summary: EndgameSummary) -> str:
     return "\n".join(f"{label:<18}{value}" for label, value in rows)
 
 
-def write_reproducers(summary: EndgameSummary, out_dir: str) -> list[str]:
+def write_position_reproducers(summary: EndgameSummary, out_dir: str) -> list[str]:
     """One position file per finding, runnable as it is with ``cpsolver endgame``."""
-    folder = Path(out_dir)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise BadInput(f"cannot write reproducers to {out_dir}: {error.strerror}") from None
-    paths = []
-    taken = {entry.name.lower() for entry in folder.iterdir()}  # never overwrite an earlier run's
+    files = []
     for finding in summary.findings:
-        path = folder / safe_name(finding.id, taken)
         cards = (sum(map(len, p.hands)) for p in (finding.original, finding.position))
         header = [
             f"# cpsolver crosscheck: {finding.kind} on position {json.dumps(finding.id)}",
@@ -172,9 +164,8 @@ def write_reproducers(summary: EndgameSummary, out_dir: str) -> list[str]:
             f"# shrunk from {next(cards)} cards to {next(cards)}; original: "
             + json.dumps(position_as_dict(finding.original)),
         ]
-        write_text(str(path), "\n".join(header) + "\n" + position_as_text(finding.position))
-        paths.append(str(path))
-    return paths
+        files.append((finding.id, "\n".join(header) + "\n" + position_as_text(finding.position)))
+    return write_reproducers(out_dir, files)
 
 
 def _side(winner: int | None) -> str:
