@@ -1,7 +1,8 @@
 """Other people's programs, spoken to over a line protocol: one JSON request, one JSON reply.
 
 Version 2 of the protocol: cpsolver starts the command once (in a process
-group of its own) and writes one JSON request per line to its stdin, each
+group of its own, led by a watchdog that kills the group if cpsolver is
+killed: see :mod:`cpsolver.watchdog`) and writes one JSON request per line to its stdin, each
 with ``"protocol": 2`` and an ``"id"``; the command answers each with one JSON
 line on stdout that echoes the ``"id"``. A line whose id is not the one
 being waited for is stale (a second answer to an earlier request): it is
@@ -24,10 +25,8 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import queue
 import shlex
-import signal
 import subprocess
 import threading
 import time
@@ -38,6 +37,7 @@ from cpsolver.cards import Deal
 from cpsolver.dealformat import deal_as_dict
 from cpsolver.errors import CpsolverError
 from cpsolver.reading import InputError, limit, lines_of, loads_json
+from cpsolver.watchdog import GuardedGroup
 
 PROTOCOL = 2
 _ANSWERS = ("spring", "no_spring", "unknown")
@@ -106,23 +106,29 @@ class ExternalSolver:
         self.timeout = timeout
         self.version: int | None = None  # 2 once it echoes an id, 1 once it answers without
         self._process: subprocess.Popen[bytes] | None = None
+        self._group: GuardedGroup | None = None
         self._lines: queue.Queue[str | InputError | None] = queue.Queue()
 
     def _start(self) -> subprocess.Popen[bytes]:
+        try:
+            group = GuardedGroup()  # killing the group ends its children too, even if we are killed
+        except OSError as error:
+            raise SolverStartError(f"cannot start a watchdog: {error.strerror}") from None
         try:
             process = subprocess.Popen(
                 self.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
-                process_group=0,  # its own group, so killing the group ends its children too
+                process_group=group.id,
             )
         except OSError as error:
+            group.kill()
             raise SolverStartError(f"cannot start {self.command!r}: {error.strerror}") from None
         self._lines = queue.Queue()
         assert process.stdout is not None
         threading.Thread(target=_pump, args=(process.stdout, self._lines), daemon=True).start()
-        self._process = process
+        self._process, self._group = process, group
         return process
 
     def answer(self, deal: Deal, deal_id: str) -> ExternalAnswer:
@@ -211,8 +217,9 @@ class ExternalSolver:
         process, self._process = self._process, None
         if process is None:
             return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(process.pid, signal.SIGKILL)
+        if self._group is not None:
+            self._group.kill()
+            self._group = None
         process.wait()
         with contextlib.suppress(OSError):
             if process.stdin is not None:

@@ -20,6 +20,7 @@ from itertools import islice
 from typing import Any, Protocol, TypeVar
 
 from cpsolver.errors import CpsolverError
+from cpsolver.watchdog import exit_with_parent
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -77,13 +78,7 @@ def _worker_start(parent: int) -> None:
     word (SIGKILL), so no worker outlives its batch by more than a second.
     """
     os.setpgrp()
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, daemon=True).start()
+    exit_with_parent(parent)
 
 
 class LocalPool:

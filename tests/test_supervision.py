@@ -259,3 +259,46 @@ def test_dask_workers_killed_mid_run_lose_nothing(tmp_path: Path) -> None:  # B1
     _stdout, stderr = batch.communicate(timeout=600)
     assert batch.returncode == 0, stderr
     assert ids_in(out) == sorted(ids)
+
+
+def test_sigkill_of_crosscheck_ends_the_external_solver_and_its_children(
+    tmp_path: Path,
+) -> None:  # B11
+    pids = tmp_path / "pids"
+    solver = tmp_path / "solver.py"  # answers "unknown", and starts a long sleeper of its own
+    solver.write_text(
+        "import json, os, subprocess, sys\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(300)'])\n"
+        f"with open({str(pids)!r}, 'w') as file:\n"
+        "    file.write(f'{os.getpid()} {child.pid}\\n')\n"
+        "for line in sys.stdin:\n"
+        "    print(json.dumps({'id': json.loads(line)['id'], 'verdict': 'unknown'}), flush=True)\n"
+        "child.wait()  # on EOF it lingers with its child, as a careless solver would\n"
+    )
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cpsolver",
+            "crosscheck",
+            "--generate",
+            "planted",
+            "--count",
+            "100000",
+            "--quiet",
+            "--against",
+            f"{sys.executable} {solver}",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    assert wait_for(lambda: pids.exists() and pids.read_text().endswith("\n"), 60)
+    started = [int(pid) for pid in pids.read_text().split()]
+    assert all(alive(pid) for pid in started)
+    try:
+        process.kill()  # cpsolver alone: nobody tells the solver or its child
+        process.wait()
+        assert wait_for(lambda: not any(alive(pid) for pid in started), 10), "they outlived it"
+    finally:
+        for pid in filter(alive, started):  # leave nothing behind, even when failing
+            os.kill(pid, signal.SIGKILL)

@@ -1,0 +1,93 @@
+"""Processes that end with the cpsolver process that started them, however it ends.
+
+A process killed with SIGKILL tells nobody: its pool workers, the programs it
+runs (external solvers) and their children would live on. So each is watched:
+
+- a pool worker calls :func:`exit_with_parent`: a thread that ends the worker
+  once its parent is gone;
+- a program is started in a process group led by a watchdog
+  (:class:`GuardedGroup`): a tiny process that kills its whole group — the
+  program, every child it started, and itself — once cpsolver is gone. The
+  group exists before the program does, so there is no moment in which a
+  kill could leave the program unwatched.
+
+Both wait the same way (:func:`wait_while_parent_lives`): when a process dies,
+its children are handed to another (init, or a subreaper), so their parent id
+changes; a system call every half second notices, so nothing outlives
+cpsolver by more than about a second. POSIX only (process groups; on Windows
+the parent id of a process does not change when its parent dies).
+
+This file is also the watchdog's program (``python watchdog.py PARENT``), run
+without the package, so it imports only the standard library.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+POLL = 0.5  # seconds between looks at the parent
+
+
+def wait_while_parent_lives(parent: int, poll: float = POLL) -> None:
+    """Return once ``parent`` is no longer this process's parent (it has died)."""
+    while os.getppid() == parent:
+        time.sleep(poll)
+
+
+def exit_with_parent(parent: int) -> None:
+    """End this process (at once, without cleanup) when ``parent`` dies: a daemon thread watches."""
+
+    def watch() -> None:
+        wait_while_parent_lives(parent)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="cpsolver-watchdog").start()
+
+
+class GuardedGroup:
+    """A process group led by a watchdog, killed whole when this process dies or on :meth:`kill`.
+
+    Start a program in it with ``subprocess.Popen(..., process_group=group.id)``.
+    """
+
+    def __init__(self) -> None:
+        # -I -S: no site, no environment, no current folder; the standard library suffices.
+        self.watchdog = subprocess.Popen(
+            [sys.executable, "-I", "-S", os.path.abspath(__file__), str(os.getpid())],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            process_group=0,
+        )
+
+    @property
+    def id(self) -> int:
+        """The process group's id (the watchdog's pid)."""
+        return self.watchdog.pid
+
+    def kill(self) -> None:
+        """Kill every process of the group, the watchdog last among equals, and reap the watchdog.
+
+        The watchdog is reaped only after the group is killed, so its pid — the
+        group's id — cannot have been reused by then.
+        """
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.id, signal.SIGKILL)
+        self.watchdog.wait()
+
+
+def _main(arguments: list[str]) -> None:
+    """The watchdog: wait for the parent to die, then kill this process's own group."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C is for cpsolver to handle
+    wait_while_parent_lives(int(arguments[0]))
+    os.killpg(0, signal.SIGKILL)
+
+
+if __name__ == "__main__":
+    _main(sys.argv[1:])
