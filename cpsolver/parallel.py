@@ -168,6 +168,9 @@ _END: Any = object()
 class DaskRunner:
     """A Dask cluster: an existing scheduler's address, or a LocalCluster of ``workers`` processes.
 
+    A LocalCluster's workers watch this process, as the pool's do, and end
+    with it however it ends.
+
     A chunk that keeps killing its workers (Dask's ``KilledWorker``) is
     handed to ``lost``; a cluster with no worker at all for
     ``no_workers_timeout`` seconds fails the run with :class:`RunnerError`.
@@ -189,6 +192,9 @@ class DaskRunner:
                 n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
             )
             self._client = Client(self._cluster)
+            from cpsolver.dask_supervision import ExitWithParent
+
+            self._client.register_plugin(ExitWithParent(os.getpid()))
         else:
             self._client = _connect(Client, scheduler)
         self.workers = max(1, len(self._client.scheduler_info()["workers"]))

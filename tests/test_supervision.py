@@ -45,6 +45,21 @@ def children(pid: int) -> list[int]:
     return found
 
 
+def in_group(group: int) -> list[int]:
+    """Every live process of process group ``group`` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    fields = stat.read().rsplit(") ", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z" and int(fields[2]) == group:
+                found.append(int(entry))
+    return found
+
+
 def alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as stat:
@@ -79,6 +94,7 @@ def start_batch(source: Path, out: Path, *options: str) -> subprocess.Popen[str]
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        start_new_session=True,  # a group of its own, so what it leaves in it can be found
     )
 
 
@@ -87,10 +103,12 @@ def lines_in(out: Path) -> int:
 
 
 def ids_in(out: Path) -> list[str]:
-    return sorted(str(json.loads(line)["id"]) for line in out.read_text().splitlines())
+    """The ids of OUT's whole lines (a kill may have torn the last), sorted."""
+    lines = out.read_text().splitlines(keepends=True)
+    return sorted(str(json.loads(line)["id"]) for line in lines if line.endswith("\n"))
 
 
-def resume(source: Path, out: Path) -> dict[str, object]:
+def resume(source: Path, out: Path, *runner: str) -> dict[str, object]:
     done = subprocess.run(
         [
             sys.executable,
@@ -101,8 +119,7 @@ def resume(source: Path, out: Path) -> dict[str, object]:
             "-o",
             str(out),
             "--json",
-            "--workers",
-            "2",
+            *(runner or ("--workers", "2")),
         ],
         capture_output=True,
         text=True,
@@ -114,20 +131,34 @@ def resume(source: Path, out: Path) -> dict[str, object]:
     return summary
 
 
+@pytest.mark.parametrize(
+    "runner", [["--workers", "2"], ["--local-cluster", "2"]], ids=["pool", "dask"]
+)
 def test_sigkill_of_the_parent_ends_its_workers_and_the_resume_loses_nothing(
-    tmp_path: Path,
+    tmp_path: Path, runner: list[str]
 ) -> None:  # B11
     source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
     ids = corpus(source, 1000)
-    batch = start_batch(source, out, "--workers", "2")
+    batch = start_batch(source, out, *runner)
     assert wait_for(lambda: lines_in(out) >= 100, 120)
     workers = children(batch.pid)
     assert len(workers) >= 2  # two workers (and multiprocessing's resource tracker)
     batch.kill()  # the parent alone: nobody tells the workers
     batch.wait()
-    assert wait_for(lambda: not any(alive(pid) for pid in workers), 10), "workers outlived it"
-    resume(source, out)
-    assert ids_in(out) == sorted(ids)
+    try:
+        # Pool workers leave the batch's process group (Ctrl-C is the batch's to
+        # handle), Dask's stay in it: look for both, and for any started late.
+        assert wait_for(
+            lambda: not any(alive(pid) for pid in workers) and not in_group(batch.pid), 10
+        ), "workers outlived it"
+    finally:
+        for pid in {*filter(alive, workers), *in_group(batch.pid)}:
+            os.kill(pid, signal.SIGKILL)
+    written = ids_in(out)
+    assert 100 <= len(written) < 1000 and len(set(written)) == len(written)
+    summary = resume(source, out, *runner)
+    assert summary["skipped_already_done"] == len(written)
+    assert ids_in(out) == sorted(ids)  # nothing lost, nothing twice
 
 
 def test_a_killed_pool_worker_is_replaced_and_its_chunk_retried(tmp_path: Path) -> None:  # B12
