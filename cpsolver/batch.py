@@ -27,7 +27,7 @@ from cpsolver.dealformat import DealFormatError, corpus_id, parse_corpus_line
 from cpsolver.engines import solve_with
 from cpsolver.errors import CpsolverError
 from cpsolver.parallel import Runner, chunked
-from cpsolver.reading import InputError, loads_json
+from cpsolver.reading import InputError, limit, loads_json
 from cpsolver.rules import RuleSet
 from cpsolver.writing import OutputError, output_error, write_line
 
@@ -103,25 +103,48 @@ class Done:
 
 
 def done_ids(path: Path) -> Done:
-    """What an earlier run already wrote to ``path``, after cutting off a torn last line."""
+    """What an earlier run already wrote to ``path``, after cutting off a torn last line.
+
+    The file is read a line at a time and only the ids are kept, so memory is
+    one line, whatever the file's size. A line that is not one of our results
+    — not JSON, no id, or over the result cap (:func:`cpsolver.reading.limit`
+    of ``"result"``) — stays where it is, and its deal is solved again.
+    """
     done = Done()
     if not path.exists():
         return done
+    cap = limit("result")
     with path.open("r+b") as file:
-        content = file.read()
-        whole = content[: content.rfind(b"\n") + 1]
-        if len(whole) != len(content):  # the run died mid-line: drop the fragment
-            file.truncate(len(whole))
-    for raw in whole.splitlines():
-        try:
-            record = loads_json(raw, str(path))
-            done.ids.add(str(record["id"]))
-        except (InputError, KeyError, TypeError):
-            continue  # not one of ours; it stays, and the deal is solved again
-        done.errors += "error" in record
-        done.unknowns += record.get("verdict") == "unknown"
-        done.mismatches += is_mismatch(record)
+        whole = 0  # where the last complete line ends
+        while raw := file.readline(cap + 1):
+            if raw.endswith(b"\n"):
+                _count_result(done, raw, path)
+            elif len(raw) <= cap or not _skip_rest_of_line(file, cap):
+                break  # the run died mid-line: the fragment is cut off below
+            whole = file.tell()
+        if whole < os.fstat(file.fileno()).st_size:
+            file.truncate(whole)
     return done
+
+
+def _count_result(done: Done, raw: bytes, path: Path) -> None:
+    """Count one line of a batch's output; a line that is not one of our results is passed over."""
+    try:
+        record = loads_json(raw, str(path))
+        done.ids.add(str(record["id"]))
+    except (InputError, KeyError, TypeError):
+        return  # not one of ours; it stays, and the deal is solved again
+    done.errors += "error" in record
+    done.unknowns += record.get("verdict") == "unknown"
+    done.mismatches += is_mismatch(record)
+
+
+def _skip_rest_of_line(file: IO[bytes], cap: int) -> bool:
+    """Read past the rest of an over-long line, ``cap`` bytes at a time; False if it is torn."""
+    while rest := file.readline(cap):
+        if rest.endswith(b"\n"):
+            return True
+    return False
 
 
 def is_mismatch(record: dict[str, Any]) -> bool:

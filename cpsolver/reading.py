@@ -40,7 +40,10 @@ LIMITS: dict[str, int] = {
     "rules": 1 * MiB,  # a rules TOML file
     "proof": 64 * MiB,  # a proof or certificate (certificates are at most ~40 KB in practice)
     "record": 64 * MiB,  # game records: one JSON object or JSON lines
-    "line": 1 * MiB,  # one line of a corpus, of a batch's output, or of the line protocol
+    "line": 1 * MiB,  # one line of a corpus or of the line protocol
+    # One line of a batch's output: a result carries its corpus line's id (up to a
+    # line, several times longer once escaped), and an error record may quote it.
+    "result": 16 * MiB,
 }
 _NOUNS = {"cards": "card file", "rules": "rules file", "record": "record file"}
 MAX_DEPTH = 64  # JSON nesting; our deepest documents (proofs) nest 6 levels

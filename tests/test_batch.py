@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -113,6 +114,41 @@ def test_a_torn_last_line_is_cut_off_and_its_deal_solved_again(tmp_path: Path) -
     out.write_text('{"id": "a", "verdict": "spring"}\n{"id": "b", "verd')
     assert done_ids(out).ids == {"a"}
     assert out.read_text() == '{"id": "a", "verdict": "spring"}\n'
+
+
+def test_resume_reads_the_output_a_line_at_a_time_keeping_only_the_ids(tmp_path: Path) -> None:
+    """8 MB of results with a 4 KB note each: reading them all at once would hold 8 MB or more."""
+    out = tmp_path / "out.jsonl"
+    note = "n" * 4096
+    with out.open("w") as file:
+        for number in range(2000):
+            file.write(json.dumps({"id": f"d{number}", "verdict": "spring", "note": note}) + "\n")
+        file.write('{"id": "torn", "note": "' + note)  # the run died mid-line
+    size = out.stat().st_size
+    tracemalloc.start()
+    try:
+        done = done_ids(out)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert done.ids == {f"d{number}" for number in range(2000)}
+    assert out.stat().st_size == size - len('{"id": "torn", "note": "' + note)
+    assert peak < 1_000_000, f"{peak} bytes held to read a {size}-byte output"
+
+
+def test_an_output_line_over_the_result_cap_is_not_a_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not one of ours: it stays where it is and its deal is solved again, as for a broken line."""
+    monkeypatch.setenv("CPSOLVER_LIMIT_RESULT", "1000")
+    out = tmp_path / "out.jsonl"
+    big = json.dumps({"id": "big", "verdict": "spring", "note": "x" * 5000}) + "\n"
+    kept = '{"id": "a", "verdict": "spring"}\n' + big + '{"id": "c", "error": "no deal"}\n'
+    for tail in ["", '{"id": "d", "ver', '{"id": "torn-and-long", "note": "' + "y" * 5000]:
+        out.write_text(kept + tail)
+        done = done_ids(out)
+        assert (done.ids, done.errors) == ({"a", "c"}, 1)
+        assert out.read_text() == kept  # a torn last line is cut off, however long
 
 
 def test_bad_lines_become_error_records_and_the_rest_is_solved(tmp_path: Path) -> None:
