@@ -76,8 +76,10 @@ def _worker_start(parent: int) -> None:
     Its own group keeps a terminal's Ctrl-C from killing it mid-write (the
     parent ends it); the watchdog ends it when the parent dies without a
     word (SIGKILL), so no worker outlives its batch by more than a second.
+    Windows has neither process groups nor orphans: there the worker just works.
     """
-    os.setpgrp()
+    if hasattr(os, "setpgrp"):
+        os.setpgrp()
     exit_with_parent(parent)
 
 

@@ -333,3 +333,15 @@ def test_sigkill_of_crosscheck_ends_the_external_solver_and_its_children(
     finally:
         for pid in filter(alive, started):  # leave nothing behind, even when failing
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_pool_worker_starts_where_there_are_no_process_groups(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # Windows has no os.setpgrp: the pool must still start its workers
+    from cpsolver import parallel
+
+    watched: list[int] = []
+    monkeypatch.delattr(os, "setpgrp")
+    monkeypatch.setattr(parallel, "exit_with_parent", watched.append)
+    parallel._worker_start(1234)
+    assert watched == [1234]
