@@ -317,8 +317,10 @@ def test_more_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     code, _, err = run("solve", "-", input='{"landlord": "3", "peasants": ["4", "5"], "extra": 1}')
     assert (code, err) == (
         2,
-        "Error: stdin: a JSON deal may not have the key 'extra' "
-        "(it may have landlord, peasants, id, expected)\n",
+        (
+            "Error: stdin: a JSON deal may not have the key 'extra' "
+            "(it may have landlord, peasants, id, expected)\n"
+        ),
     )
     result = CliRunner().invoke(cli, ["solve", "-"], input=b"\xff\xfe landlord")
     assert (result.exit_code, result.stderr) == (2, "Error: stdin: line 1: not UTF-8 text\n")
