@@ -18,7 +18,7 @@ from pathlib import Path
 from cpsolver import svg
 from cpsolver.cpsat.explain import explain
 from cpsolver.dealformat import parse_deal
-from cpsolver.game.table import bot_game
+from cpsolver.game.simulation import bot_game
 from cpsolver.search import solve
 
 ROOT = Path(__file__).resolve().parent.parent

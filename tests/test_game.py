@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from cpsolver.cards import Hand
 from cpsolver.cli import cli
 from cpsolver.game.engine import Game, IllegalActionError, replay
-from cpsolver.game.table import bot_game, breakdown, game_seeds
+from cpsolver.game.simulation import bot_game, game_seeds
+from cpsolver.game.table import breakdown
 
 HANDS = Path(__file__).parent / "data" / "hands.jsonl"
 

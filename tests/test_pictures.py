@@ -26,7 +26,7 @@ from cpsolver.cards import DECK_COUNTS, RANK_COUNT, Deal, Hand
 from cpsolver.cpsat.explain import explain
 from cpsolver.dealformat import parse_deal
 from cpsolver.game.engine import Game, replay
-from cpsolver.game.table import bot_game
+from cpsolver.game.simulation import bot_game
 from cpsolver.plays import Play
 from cpsolver.position import Position
 from cpsolver.search import solve

@@ -22,7 +22,7 @@ from cpsolver.game.records import (
     to_showdown,
     write_douzero_deals,
 )
-from cpsolver.game.table import bot_game
+from cpsolver.game.simulation import bot_game
 from cpsolver.rules import standard_rules
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from typing import Any
@@ -19,6 +20,7 @@ from cpsolver.cli.base import (
 from cpsolver.errors import CpsolverError
 from cpsolver.reading import InputError, loads_json, source_name
 from cpsolver.rules import load_rules
+from cpsolver.writing import open_output, write_line
 
 
 def read_records(path: str) -> list[dict[str, Any]]:
@@ -108,6 +110,13 @@ def _line(name: str, figures: dict[str, Any]) -> str:
     callback=positive_seconds,
     help="Seconds a program may take for one answer.",
 )
+@click.option(
+    "--records",
+    "records_path",
+    metavar="FILE",
+    help="Write each game's record here, one JSON line each, in deal order (for 'replay', "
+    "'show' and 'showdown export').",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @common_options
 def evaluate_command(
@@ -118,6 +127,7 @@ def evaluate_command(
     deals_path: str | None,
     workers: int,
     timeout: float,
+    records_path: str | None,
     quiet: bool,
     as_json: bool,
     rules_name: str,
@@ -133,9 +143,15 @@ def evaluate_command(
     that crashes, answers illegally or stays silent past --timeout loses that
     game; the reason is listed.
 
+    --records writes every game played to the end as a game record (JSON
+    lines, the deal written out, with the seats' agents under "evaluation"):
+    'cpsolver replay' re-runs them, 'cpsolver showdown export' turns them into
+    rlcard-showdown replays. Forfeited games are not written.
+
     \b
-    Example:
+    Examples:
       cpsolver evaluate --landlord cpsolver --peasants random --games 200 --seed 1
+      cpsolver evaluate --landlord cpsolver --peasants rlcard --games 50 --records games.jsonl
     """
     from cpsolver.game.agents import is_fair
     from cpsolver.game.evaluate import evaluate, seeded_deals, summarize
@@ -154,11 +170,20 @@ def evaluate_command(
         from cpsolver.game.agents import make_agent
 
         make_agent("rlcard", 0)  # says so at once when RLCard is missing
-    outcomes = with_progress(
-        2 * len(deals),
-        not (quiet or as_json),
-        lambda advance: evaluate(deals, a, b, rules_name, workers, timeout, advance),
-    )
+    with contextlib.ExitStack() as stack:
+        # Opened first: an unwritable FILE is said at once, not after the games.
+        stream = None if records_path is None else stack.enter_context(open_output(records_path))
+        outcomes = with_progress(
+            2 * len(deals),
+            not (quiet or as_json),
+            lambda advance: evaluate(
+                deals, a, b, rules_name, workers, timeout, advance, stream is not None
+            ),
+        )
+        if stream is not None and records_path is not None:
+            for outcome in outcomes:
+                if outcome.record is not None:
+                    write_line(stream, json.dumps(outcome.record), records_path)
     report = summarize(outcomes, a, b)
     report["seed"] = None if deals_path else seed
     report["fair"] = is_fair(a) and is_fair(b)
@@ -250,7 +275,11 @@ def showdown_export(record_file: str, rules_name: str) -> None:
         except CpsolverError as error:
             raise BadInput(f"record {number}: {error}") from None
         if game.phase == "over":
-            click.echo(json.dumps(to_showdown(game)))
+            seated = record.get("evaluation", {})
+            names = seated.get("agents") if isinstance(seated, dict) else None
+            if not (isinstance(names, list) and len(names) == 3):
+                names = ["", "", ""]
+            click.echo(json.dumps(to_showdown(game, [str(name) for name in names])))
 
 
 @showdown_group.command("import")

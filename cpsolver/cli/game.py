@@ -15,6 +15,7 @@ from cpsolver.cli.base import (
     cli,
     common_options,
     emit_json,
+    positive_seconds,
     read_source,
     rules_option,
     with_progress,
@@ -25,6 +26,42 @@ from cpsolver.game.engine import Game, replay
 from cpsolver.reading import InputError, loads_json, source_name
 from cpsolver.rules import load_rules
 from cpsolver.writing import open_output, write_line
+
+
+def agent_options(func: Any) -> Any:
+    """``--agent SEAT=AGENT`` (repeatable) and ``--timeout`` for the seats of simulate and play."""
+    func = click.option(
+        "--timeout",
+        type=float,
+        default=10.0,
+        show_default=True,
+        callback=positive_seconds,
+        help="Seconds an outside program may take for one answer.",
+    )(func)
+    return click.option(
+        "--agent",
+        "agent_specs",
+        multiple=True,
+        metavar="SEAT=AGENT",
+        help="Seat another agent: cpsolver, random, rlcard or cmd:COMMAND (a Botzone "
+        "program); repeatable. Other seats get the quick bot.",
+    )(func)
+
+
+def _seat_agents(specs: tuple[str, ...], free: tuple[int, ...], rules: Any, timeout: float) -> Any:
+    """The agents that --agent names, or a one-line error."""
+    from cpsolver.game.seats import parse_assignments, seat_agents
+
+    try:
+        assigned = parse_assignments(specs, free)
+        if "rlcard" in assigned.values():
+            from cpsolver.game.agents import make_agent
+
+            make_agent("rlcard", 0)  # says so at once when RLCard is missing
+    except CpsolverError as error:
+        raise BadInput(str(error)) from None
+    agents = seat_agents(assigned, rules, timeout)
+    return {seat: agents[seat] for seat in assigned}
 
 
 @cli.command("play")
@@ -38,8 +75,16 @@ from cpsolver.writing import open_output, write_line
     metavar="FILE",
     help="Append each hand's JSON record here (for 'cpsolver replay').",
 )
+@agent_options
 @rules_option
-def play_command(seed: int | None, seat: int, record_path: str | None, rules_name: str) -> None:
+def play_command(
+    seed: int | None,
+    seat: int,
+    record_path: str | None,
+    agent_specs: tuple[str, ...],
+    timeout: float,
+    rules_name: str,
+) -> None:
     """Play Dou Dizhu in the terminal against two bots, hand after hand, with a running score.
 
     Type cards to play them (33, TJQKA, '777888 3 4'), 'pass', 'hint' (the
@@ -53,16 +98,28 @@ def play_command(seed: int | None, seat: int, record_path: str | None, rules_nam
     not the screen; this command has no --json form.
 
     \b
-    Example:
+    The other seats are the quick bot; --agent 2=cmd:"python mybot.py" seats
+    an outside Botzone program (or another agent) instead. An agent that
+    crashes, answers illegally or stays silent past --timeout forfeits the
+    hand: its side loses it at the stake reached.
+
+    \b
+    Examples:
       cpsolver play --seed 7 --seat 1 --record hands.jsonl
+      cpsolver play --seat 0 --agent 1=rlcard --agent 2=cmd:"python mybot.py"
     """
     from rich.console import Console
 
-    from cpsolver.game.table import PersonTable, Quit, game_seeds
+    from cpsolver.game.seats import close_all
+    from cpsolver.game.simulation import game_seeds
+    from cpsolver.game.table import PersonTable, Quit
 
+    rules = load_rules(rules_name)
+    free = tuple(s for s in range(3) if s != seat)
+    agents = _seat_agents(agent_specs, free, rules, timeout)
     _line_editing()
     console = Console(highlight=False, soft_wrap=True)  # the terminal wraps; pipes keep lines whole
-    table = PersonTable(seat, lambda prompt: _ask(console, prompt), console, load_rules(rules_name))
+    table = PersonTable(seat, lambda prompt: _ask(console, prompt), console, rules, agents=agents)
     start = seed if seed is not None else random.SystemRandom().randrange(2**31)
     console.print(
         f"Dou Dizhu against two bots; you are seat {seat}. Session seed {start}. '?' for help."
@@ -78,6 +135,7 @@ def play_command(seed: int | None, seat: int, record_path: str | None, rules_nam
             + ", ".join(f"{table.name(s)} {table.totals[s]:+d}" for s in range(3))
         )
     finally:
+        close_all(agents)
         if record_path is not None:
             with open_output(record_path, append=True) as stream:
                 for record in table.records:
@@ -167,14 +225,13 @@ def replay_command(
         if not as_json:
             result = game.result()
             click.echo(
-                f"hand {number} (seed {record.get('seed')}): {result['winner']}, "
-                f"score {result['score']}"
+                f"hand {number} ({game.origin}): {result['winner']}, score {result['score']}"
             )
     if svg_path or html_path:
         from cpsolver import svg
 
         pictures = [
-            svg.record(g.start_of_play, g.actions, g.landlord, f"Hand {n} (seed {g.seed})")
+            svg.record(g.start_of_play, g.actions, g.landlord, f"Hand {n} ({g.origin})")
             for n, g in enumerate(games, 1)
             if g.landlord is not None
         ]
@@ -194,7 +251,7 @@ def _step(games: list[Game]) -> None:
     _line_editing()
     console = Console(highlight=False)
     for number, game in enumerate(games, 1):
-        console.print(f"\n[bold]Hand {number}[/bold] (seed {game.seed})")
+        console.print(f"\n[bold]Hand {number}[/bold] ({game.origin})")
         if not step_through(game, console, input):
             return
 
@@ -225,23 +282,44 @@ def _line_editing() -> None:
     metavar="FILE",
     help="Write every hand's JSON record here, one a line (for 'replay' and 'show').",
 )
+@agent_options
 @common_options
 def simulate_command(
     games: int,
     seed: int,
     quiet: bool,
     record_path: str | None,
+    agent_specs: tuple[str, ...],
+    timeout: float,
     as_json: bool,
     rules_name: str,
 ) -> None:
     """Bots against bots: win rates by seat and role, stakes, springs taken and missed.
 
+    Every seat is the quick bot unless --agent SEAT=AGENT seats another:
+    cpsolver, random, rlcard, or cmd:COMMAND, an outside program speaking
+    Botzone's FightTheLandlord protocol (bidding included). An agent that
+    crashes, answers illegally or stays silent past --timeout forfeits the
+    hand: its side loses it at the stake reached (alone, at the bid reached,
+    in the auction); the reasons are listed, and forfeited hands are not
+    written to --record.
+
     \b
     Examples:
       cpsolver simulate --games 1000 --seed 3 --json
       cpsolver simulate --games 10 --record hands.jsonl
+      cpsolver simulate --games 50 --agent 0=cmd:"python mybot.py" --agent 1=random
     """
-    from cpsolver.game.table import simulate
+    from cpsolver.game.seats import close_all
+    from cpsolver.game.simulation import simulate
+
+    rules = load_rules(rules_name)
+    agents = _seat_agents(agent_specs, (0, 1, 2), rules, timeout)
+    full = None
+    if agents:
+        from cpsolver.game.seats import seat_agents
+
+        full = {**seat_agents({}, rules), **agents}
 
     with contextlib.ExitStack() as stack:
         stream = None if record_path is None else stack.enter_context(open_output(record_path))
@@ -250,12 +328,11 @@ def simulate_command(
             if stream is not None and record_path is not None:
                 write_line(stream, json.dumps(game.record()), record_path)
 
+        stack.callback(close_all, agents)
         summary = with_progress(
             games,
             not (quiet or as_json),
-            lambda advance: simulate(
-                games, seed, lambda: advance(1), load_rules(rules_name), write
-            ),
+            lambda advance: simulate(games, seed, lambda: advance(1), rules, write, full),
         )
     report = summary.as_dict()
     if as_json:
@@ -274,6 +351,8 @@ def simulate_command(
     )
     click.echo(f"average stake: {report['average_stake']}")
     click.echo(f"springs: {report['springs']}, anti-springs: {report['anti_springs']}")
+    for reason in report["forfeits"]:
+        click.echo(f"forfeit: {reason}")
     click.echo(
         f"landlord had a spring at the first lead: {report['spring_available_at_first_lead']}, "
         f"took it: {report['spring_taken']}"

@@ -175,12 +175,12 @@ def draw_record(record: dict[str, Any], number: int, rules: RuleSet) -> Drawing:
     if game.landlord is None:
         from rich.text import Text
 
-        title = f"Hand {number} (seed {game.seed}): everybody passed, the hand was thrown in"
+        title = f"Hand {number} ({game.origin}): everybody passed, the hand was thrown in"
         return Drawing(
             title, [Text(title)], data={"what": "record", "result": result, "tricks": []}
         )
     heading = (
-        f"Hand {number} (seed {game.seed}): seat {game.landlord} landlord at bid {game.bid}, "
+        f"Hand {number} ({game.origin}): seat {game.landlord} landlord at bid {game.bid}, "
         f"{result['winner']} win, stake {result['stake']}"
     )
     start, actions, landlord = game.start_of_play, game.actions, game.landlord

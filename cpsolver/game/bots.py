@@ -19,18 +19,22 @@ Policy:
   (:func:`~cpsolver.game.view.sample_hands`), and plays the first step of a
   spring plan that no sampled peasant hand can answer. (``OpenBot`` asks the
   search engine against the real hands instead.)
-- **Leading otherwise.** It splits its hand into the fewest plays and leads
-  the lowest-ranked of them, bombs and the rocket last; with an opponent down
-  to one card it avoids leading a single if it can.
+- **Leading otherwise.** It splits its hand into its best plays
+  (:mod:`cpsolver.game.handvalue`: few plays, low kickers, high cards kept
+  whole) and leads the one the opponents can least often beat, judged on
+  several deals of the unseen cards, the lower-ranked first when equally
+  safe; its aces, 2s, jokers, bombs and rocket wait until nothing else is
+  left. With the partner down to one card it leads its lowest single; with
+  an opponent down to one card it avoids leading a single if it can.
 - **The last cards.** From ``endgame_cards`` cards left in all (22 for the
   evaluated agent ``cpsolver``; off for the table's quick bot) it deals the
   unseen cards out several times and solves each deal open-handed
   (:mod:`cpsolver.game.pimc`), taking the option that wins the most deals,
   its own preference on a tie.
 - **Answering.** It never beats its partner's play. Against an opponent it
-  plays the answer that leaves its hand in the fewest plays (the lowest of
+  plays the answer that leaves its hand the most valuable (the lowest of
   those; the highest when that opponent holds two cards or fewer), and passes
-  instead of breaking its hand up while that opponent holds ten cards or
+  instead of lowering its hand's value while that opponent holds ten cards or
   more; it spends a bomb or the
   rocket only when that opponent is down to five cards or fewer, or when the
   bomb is its last play.
@@ -45,6 +49,7 @@ import zlib
 from cpsolver.cards import ACE, BLACK_JOKER, RED_JOKER, TWO, Deal, Hand, rank_symbol
 from cpsolver.game.bidding import odds_bid, spring_odds
 from cpsolver.game.engine import Game
+from cpsolver.game.handvalue import best_split, hand_value
 from cpsolver.game.pimc import pimc_choice
 from cpsolver.game.view import View, sample_hands, view_of
 from cpsolver.movegen import generator
@@ -57,7 +62,10 @@ SPRING_SAMPLES = 8  # deals of the unseen cards a spring plan must survive
 ENDGAME_CARDS = 22  # the evaluated bot's endgame: see Bot.endgame_cards
 ENDGAME_SAMPLES = 4
 ENDGAME_SECONDS = 0.25  # per sampled deal; an unsolved deal is left out
+ANSWER_SLACK = 0.0  # how much hand value an answer may cost while the opponent holds many cards
 BREAK_UP_BELOW = 10  # an opponent this close to going out is answered even at a cost
+LEAD_SAMPLES = 8  # deals of the unseen cards a lead is weighed against
+LEAD_RANK_WEIGHT = 0.06  # a lead's score per rank: lower plays go first when equally safe
 
 
 def strength(hand: Hand, rules: RuleSet | None = None) -> float:
@@ -183,7 +191,7 @@ class Bot:
             if step is not None:
                 return step
         split = sorted(
-            fewest_split(hand, self.rules),
+            best_split(hand, self.rules)[1],
             key=lambda p: (p.kind in _POWER, p.rank, -p.size),
         )
         opponents = [s for s in range(3) if s != self.seat and (view.landlord in (s, self.seat))]
@@ -199,7 +207,30 @@ class Bot:
             if longer:
                 return longer[0]
             return max(split, key=lambda p: p.rank)  # singles only: the highest first
-        return split[0]
+        return self._safest_lead(view, split, opponents)
+
+    def _safest_lead(self, view: View, split: list[Play], opponents: list[int]) -> Play:
+        """The play of the split the opponents can least often answer, low ranks first.
+
+        The unseen cards are dealt out several times; a play's score is the
+        share of deals in which an opponent could beat it, plus a little for
+        its rank (keep the high plays for later). Bombs and the rocket are led
+        only when nothing else is left.
+        """
+        ordinary = [p for p in split if p.kind not in _POWER and p.rank < ACE] or split
+        if len(ordinary) == 1:
+            return ordinary[0]
+        rng = random.Random(_view_seed(view) ^ 0x5EED)
+        samples = [sample_hands(view, rng) for _ in range(LEAD_SAMPLES)]
+        moves = generator(self.rules)
+
+        def score(play: Play) -> float:
+            answered = sum(
+                any(moves.can_answer(hands[s], play) for s in opponents) for hands in samples
+            )
+            return answered / len(samples) + LEAD_RANK_WEIGHT * play.rank
+
+        return min(ordinary, key=score)
 
     def _answer(self, view: View) -> Play | None:
         last = view.last
@@ -210,14 +241,18 @@ class Bot:
         answers = generator(self.rules).answers(view.hand, target)
         ordinary = [p for p in answers if p.kind not in _POWER]
         if ordinary:
-            # The answer that leaves the hand in the fewest plays, then the lowest.
-            now = split_count(view.hand, self.rules)
+            # The answer that leaves the best hand, then the lowest.
+            now = hand_value(view.hand, self.rules)
             urgent = view.counts[by] <= 2  # keep the lead from an opponent about to go out
-            left, best = min(
-                ((split_count(view.hand - p.cards, self.rules), p) for p in ordinary),
-                key=lambda pair: (pair[0], -pair[1].rank if urgent else pair[1].rank, pair[1].size),
+            left, best = max(
+                ((hand_value(view.hand - p.cards, self.rules), p) for p in ordinary),
+                key=lambda pair: (
+                    pair[0],
+                    pair[1].rank if urgent else -pair[1].rank,
+                    -pair[1].size,
+                ),
             )
-            if left < now or view.counts[by] <= BREAK_UP_BELOW:
+            if left >= now - ANSWER_SLACK or view.counts[by] <= BREAK_UP_BELOW:
                 return best
         power = sorted(
             (p for p in answers if p.kind in _POWER), key=lambda p: (p.kind is Kind.ROCKET, p.rank)

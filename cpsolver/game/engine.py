@@ -54,7 +54,7 @@ class IllegalActionError(CpsolverError):
 class Game:
     """The whole state of one hand, changed only by :meth:`bid` and :meth:`play`."""
 
-    seed: int
+    seed: int | None  # None: a deal given card by card (as evaluate's), not dealt from a seed
     first_bidder: int
     hands: list[Hand]
     bottom: Hand
@@ -260,16 +260,25 @@ class Game:
         if self.landlord is None or not self.start_of_play:
             names = [f"seat {seat}" for seat in range(3)]
             return svg.table(self.hands, names, f"the auction ({self.phase})", title="A hand")
-        return svg.record(self.start_of_play, self.actions, self.landlord, f"seed {self.seed}")
+        return svg.record(self.start_of_play, self.actions, self.landlord, self.origin)
 
     def _repr_html_(self) -> str:
         from cpsolver import svg
 
-        return svg.html_fragment(self._repr_svg_(), f"seed {self.seed}, {self.phase}")
+        return svg.html_fragment(self._repr_svg_(), f"{self.origin}, {self.phase}")
+
+    @property
+    def origin(self) -> str:
+        """Where the deal came from, for titles: ``seed 7``, or ``a given deal``."""
+        return "a given deal" if self.seed is None else f"seed {self.seed}"
 
 
 def replay(record: dict[str, Any], rules: RuleSet | None = None) -> Game:
-    """Re-run a recorded hand action by action; IllegalActionError if anything does not match."""
+    """Re-run a recorded hand action by action; IllegalActionError if anything does not match.
+
+    A record's ``seed`` deals the cards; a record whose ``seed`` is null
+    (``evaluate --records`` writes those) is dealt its ``deal`` as written.
+    """
     rules = rules or standard_rules()
     if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
         raise IllegalActionError(
@@ -287,8 +296,13 @@ def replay(record: dict[str, Any], rules: RuleSet | None = None) -> Game:
             f"({rules.digest}): replay it with --rules {name} if those are the rules you mean"
         )
     try:
-        seed, first = _whole(record["seed"], "seed"), _whole(record["first_bidder"], "first_bidder")
-        game = Game.deal(seed, first, rules)
+        first = _whole(record["first_bidder"], "first_bidder")
+        if record["seed"] is None:
+            seed = None
+            game = _given_deal(record["deal"], first, rules)
+        else:
+            seed = _whole(record["seed"], "seed")
+            game = Game.deal(seed, first, rules)
         steps: list[tuple[str, int, Any]] = [
             ("bid", _whole(s["seat"], "seat"), _whole(s["bid"], "bid")) for s in record["auction"]
         ]
@@ -298,7 +312,10 @@ def replay(record: dict[str, Any], rules: RuleSet | None = None) -> Game:
         recorded_deal = record["deal"]
     except (KeyError, TypeError) as error:
         raise IllegalActionError(f"not a game record: missing or wrong {error}") from None
-    if recorded_deal != {"hands": [str(h) for h in game.hands], "bottom": str(game.bottom)}:
+    if seed is not None and recorded_deal != {
+        "hands": [str(h) for h in game.hands],
+        "bottom": str(game.bottom),
+    }:
         raise IllegalActionError(f"seed {seed} deals other cards than the record")
     for number, (what, seat, value) in enumerate(steps, 1):
         try:
@@ -320,6 +337,22 @@ def replay(record: dict[str, Any], rules: RuleSet | None = None) -> Game:
         raise IllegalActionError(
             f"the recorded result {record.get('result')} is not the replayed {game.result()}"
         )
+    return game
+
+
+def _given_deal(deal: Any, first_bidder: int, rules: RuleSet) -> Game:
+    """A game dealt the record's own cards: 17 to each seat and 3 face down, one deck."""
+    hands = [Hand.parse(_text(text)) for text in deal["hands"]]
+    bottom = Hand.parse(_text(deal["bottom"]))
+    if [len(h) for h in hands] != [17, 17, 17] or len(bottom) != 3:
+        raise IllegalActionError("a recorded deal is 17 cards for each seat and 3 face down")
+    if hands[0] + hands[1] + hands[2] + bottom != Hand(DECK_COUNTS):
+        raise IllegalActionError("the recorded hands and face-down cards are not one deck")
+    if first_bidder not in (0, 1, 2):
+        raise IllegalActionError(f"the first bidder is seat 0, 1 or 2, not {first_bidder}")
+    game = Game(None, first_bidder, hands, bottom, rules)
+    game.turn = first_bidder
+    game.original = list(hands)
     return game
 
 

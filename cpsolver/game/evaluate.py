@@ -91,6 +91,7 @@ class Outcome:
     anti_spring: bool
     actions: int
     forfeit: str | None = None  # why a side lost without finishing
+    record: dict[str, Any] | None = None  # the game record, when asked for and finished
 
     @property
     def douzero_score(self) -> int:
@@ -104,9 +105,13 @@ class Outcome:
 
 
 def start_game(deal: EvalDeal, number: int, rules: RuleSet) -> Game:
-    """The deal as a game in play: seat 0 bid 1, the others passed, and the bottom is turned."""
+    """The deal as a game in play: seat 0 bid 1, the others passed, and the bottom is turned.
+
+    The game has no seed (its record carries the deal itself); ``number`` is
+    the deal's place in the evaluation.
+    """
     hands = [deal.landlord - deal.bottom, deal.down, deal.up]
-    game = Game(number, 0, list(hands), deal.bottom, rules)
+    game = Game(None, 0, list(hands), deal.bottom, rules)
     game.original = list(hands)
     for seat, amount in ((0, 1), (1, 0), (2, 0)):
         game.make_bid(seat, amount)
@@ -158,10 +163,14 @@ def _agent(spec: str, seat: int, rules: RuleSet, timeout: float) -> Agent:
     return _AGENTS[key]
 
 
-def run_game(task: tuple[int, EvalDeal, str, str, str, str, float]) -> Outcome:
+Task = tuple[int, EvalDeal, str, str, str, str, float, bool]
+
+
+def run_game(task: Task) -> Outcome:
     """One game of the protocol: (deal number, deal, which of a/b is landlord, the landlord's
-    agent, the peasants' agent, the rules' name or path, the timeout per answer)."""
-    number, deal, landlord_agent, landlord_spec, peasant_spec, rules_name, timeout = task
+    agent, the peasants' agent, the rules' name or path, the timeout per answer, whether to
+    keep the game's record)."""
+    number, deal, landlord_agent, landlord_spec, peasant_spec, rules_name, timeout, keep = task
     rules = load_rules(rules_name)
     game = start_game(deal, number, rules)
     agents = [
@@ -169,7 +178,24 @@ def run_game(task: tuple[int, EvalDeal, str, str, str, str, float]) -> Outcome:
         _agent(peasant_spec, 1, rules, timeout),
         _agent(peasant_spec, 2, rules, timeout),
     ]
-    return _outcome(number, landlord_agent, game, play_game(game, agents))
+    outcome = _outcome(number, landlord_agent, game, play_game(game, agents))
+    if keep and outcome.forfeit is None:
+        outcome.record = evaluation_record(game, number, landlord_agent, agents)
+    return outcome
+
+
+def evaluation_record(
+    game: Game, number: int, landlord_agent: str, agents: Sequence[Agent]
+) -> dict[str, Any]:
+    """The game's record (:meth:`Game.record`, its deal written out) and where it stood in the run."""
+    return {
+        **game.record(),
+        "evaluation": {
+            "deal": number,
+            "landlord_agent": landlord_agent,
+            "agents": [agent.name for agent in agents],
+        },
+    }
 
 
 def close_agents() -> None:
@@ -182,12 +208,17 @@ def close_agents() -> None:
 
 
 def tasks(
-    deals: Sequence[EvalDeal], a: str, b: str, rules_name: str, timeout: float
-) -> Iterator[tuple[int, EvalDeal, str, str, str, str, float]]:
+    deals: Sequence[EvalDeal],
+    a: str,
+    b: str,
+    rules_name: str,
+    timeout: float,
+    records: bool = False,
+) -> Iterator[Task]:
     """Each deal twice: A as landlord against B, then B as landlord against A."""
     for number, deal in enumerate(deals):
-        yield (number, deal, "a", a, b, rules_name, timeout)
-        yield (number, deal, "b", b, a, rules_name, timeout)
+        yield (number, deal, "a", a, b, rules_name, timeout, records)
+        yield (number, deal, "b", b, a, rules_name, timeout, records)
 
 
 def evaluate(
@@ -198,9 +229,13 @@ def evaluate(
     workers: int = 1,
     timeout: float = 10.0,
     progress: Callable[[int], None] = lambda n: None,
+    records: bool = False,
 ) -> list[Outcome]:
-    """Play every deal both ways; the outcomes in deal order, A as landlord first."""
-    jobs = list(tasks(deals, a, b, rules_name, timeout))
+    """Play every deal both ways; the outcomes in deal order, A as landlord first.
+
+    With ``records``, each finished game's record is kept on its outcome.
+    """
+    jobs = list(tasks(deals, a, b, rules_name, timeout, records))
     outcomes: list[Outcome] = []
     if workers <= 1:
         try:
@@ -298,5 +333,9 @@ def summarize(outcomes: Sequence[Outcome], a: str, b: str) -> dict[str, Any]:
         "overall": _figures(*every),  # type: ignore[arg-type]
         "springs": sum(o.spring for o in outcomes),
         "anti_springs": sum(o.anti_spring for o in outcomes),
-        "forfeits": [asdict(o) for o in outcomes if o.forfeit],
+        "forfeits": [
+            {key: value for key, value in asdict(o).items() if key != "record"}
+            for o in outcomes
+            if o.forfeit
+        ],
     }

@@ -1,4 +1,4 @@
-"""Hands played to the end: by bots alone (``simulate``) or by a person at a terminal (``play``).
+"""Hands played to the end by a person at a terminal (``play``) against two agents.
 
 The person's side reads lines from a function and writes through a rich
 Console, so the same loop runs at a terminal and under a test's scripted input.
@@ -6,9 +6,7 @@ Console, so the same loop runs at a terminal and under a test's scripted input.
 
 from __future__ import annotations
 
-import random
-from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,15 +15,15 @@ from rich.markup import escape
 from rich.text import Text
 
 from cpsolver.annotate import unseen
-from cpsolver.cards import Deal
 from cpsolver.errors import CpsolverError
 from cpsolver.game import advice
-from cpsolver.game.bidding import odds_hint, spring_odds
+from cpsolver.game.agents import Agent, AgentFailure
+from cpsolver.game.bidding import odds_hint
 from cpsolver.game.bots import Bot
 from cpsolver.game.engine import Game
-from cpsolver.plays import Play
+from cpsolver.game.seats import act, forfeit_result
+from cpsolver.game.simulation import spring_at_first_lead
 from cpsolver.rules import RuleSet
-from cpsolver.search import solve as search
 from cpsolver.terminal import hand_text
 
 RULES_SUMMARY = """\
@@ -43,23 +41,6 @@ Arrow keys edit the line and recall earlier ones; Ctrl-C ends the session
 and keeps the score and the records of finished hands."""
 
 
-def game_seeds(seed: int) -> Iterator[tuple[int, int]]:
-    """(game seed, first bidder) of each successive hand of a session from ``seed``."""
-    rng = random.Random(seed)
-    number = 0
-    while True:
-        yield rng.randrange(2**31), number % 3
-        number += 1
-
-
-def spring_at_first_lead(game: Game) -> list[Play]:
-    """The landlord's spring plan at his first lead (the hands as play began), or []."""
-    assert game.landlord is not None
-    hands = game.start_of_play
-    peasants = [hands[s] for s in range(3) if s != game.landlord]
-    return [step.play for step in search(Deal(hands[game.landlord], *peasants), game.rules).plan]
-
-
 def breakdown(result: dict[str, Any]) -> str:
     """The stake in its factors: bid x 2^bombs x spring."""
     double = (
@@ -72,104 +53,6 @@ def breakdown(result: dict[str, Any]) -> str:
     return (
         f"bid {result['bid']} x 2^{result['bombs']} (bombs and rockets){double} = {result['stake']}"
     )
-
-
-def bot_game(seed: int, first_bidder: int, rules: RuleSet | None = None) -> Game:
-    """One hand played by three bots."""
-    game = Game.deal(seed, first_bidder, rules)
-    bots = [Bot(seat, rules) for seat in range(3)]
-    while game.phase == "auction":
-        game.make_bid(game.turn, bots[game.turn].choose_bid(game))
-    while game.phase == "play":
-        play = bots[game.turn].choose_play(game)
-        game.play(game.turn, play.cards if play else None)
-    return game
-
-
-@dataclass
-class SimulationSummary:
-    """What ``cpsolver simulate`` reports."""
-
-    games: int = 0
-    thrown_in: int = 0
-    wins_by_seat: Counter[int] = field(default_factory=Counter)
-    landlord_wins: int = 0
-    stakes: list[int] = field(default_factory=list)
-    springs: int = 0
-    anti_springs: int = 0
-    spring_available: int = 0
-    spring_taken: int = 0
-    # By winning bid: [hands, sum of the landlord's estimated spring odds, springs].
-    by_bid: dict[int, list[float]] = field(default_factory=dict)
-
-    def add(self, game: Game) -> None:
-        """Count one finished hand."""
-        self.games += 1
-        result = game.result()
-        if result["winner"] == "thrown_in":
-            self.thrown_in += 1
-            return
-        for seat in range(3):
-            self.wins_by_seat[seat] += result["score"][seat] > 0
-        self.landlord_wins += result["winner"] == "landlord"
-        self.stakes.append(result["stake"])
-        self.springs += result["spring"]
-        self.anti_springs += result["anti_spring"]
-        if spring_at_first_lead(game):
-            self.spring_available += 1
-            self.spring_taken += result["spring"]
-        assert game.landlord is not None
-        row = self.by_bid.setdefault(result["bid"], [0, 0.0, 0])
-        row[0] += 1
-        row[1] += spring_odds(game.original[game.landlord], game.rules)
-        row[2] += result["spring"]
-
-    def as_dict(self) -> dict[str, Any]:
-        """The JSON form printed by ``cpsolver simulate --json``."""
-        played = self.games - self.thrown_in
-
-        def rate(count: int) -> float | None:
-            return round(count / played, 4) if played else None
-
-        return {
-            "games": self.games,
-            "thrown_in": self.thrown_in,
-            "win_rate_by_seat": {str(seat): rate(self.wins_by_seat[seat]) for seat in range(3)},
-            "win_rate_by_role": {
-                "landlord": rate(self.landlord_wins),
-                "peasants": rate(played - self.landlord_wins),
-            },
-            "average_stake": round(sum(self.stakes) / played, 3) if played else None,
-            "springs": self.springs,
-            "anti_springs": self.anti_springs,
-            "spring_available_at_first_lead": self.spring_available,
-            "spring_taken": self.spring_taken,
-            "by_bid": {
-                str(bid): {
-                    "hands": int(hands),
-                    "mean_spring_odds": round(odds / hands, 4),
-                    "springs": int(springs),
-                }
-                for bid, (hands, odds, springs) in sorted(self.by_bid.items())
-            },
-        }
-
-
-def simulate(
-    games: int,
-    seed: int,
-    progress: Callable[[], None] = lambda: None,
-    rules: RuleSet | None = None,
-    on_game: Callable[[Game], None] = lambda game: None,
-) -> SimulationSummary:
-    """Bots against bots for ``games`` hands; ``on_game`` sees each finished hand."""
-    summary = SimulationSummary()
-    for _, (game_seed, first) in zip(range(games), game_seeds(seed)):
-        game = bot_game(game_seed, first, rules)
-        summary.add(game)
-        on_game(game)
-        progress()
-    return summary
 
 
 class Quit(Exception):
@@ -187,6 +70,7 @@ class PersonTable:
     totals: list[int] = field(default_factory=lambda: [0, 0, 0])
     records: list[dict[str, Any]] = field(default_factory=list)
     counter: bool = False  # the card counter, toggled with 'c'
+    agents: dict[int, Agent] = field(default_factory=dict)  # other seats than the quick bot's
 
     def name(self, seat: int) -> str:
         return "you" if seat == self.seat else f"seat {seat}"
@@ -223,7 +107,7 @@ class PersonTable:
     def play_hand(self, seed: int, first_bidder: int) -> Game:
         """One hand from the deal to the score."""
         game = Game.deal(seed, first_bidder, self.rules)
-        bots = [Bot(seat, self.rules) for seat in range(3)]
+        bots: list[Agent] = [self.agents.get(seat) or Bot(seat, self.rules) for seat in range(3)]
         self.console.print(
             Text.assemble(
                 ("\nNew hand", "bold"),
@@ -234,9 +118,10 @@ class PersonTable:
         while game.phase == "auction":
             if game.turn == self.seat:
                 self._person_bids(game)
+            elif not self._agent_acts(game, bots[game.turn]):
+                return game
             else:
-                amount = bots[game.turn].choose_bid(game)
-                game.make_bid(game.turn, amount)
+                amount = game.auction[-1][1]
                 self.console.print(
                     f"{self.name(game.auction[-1][0])} {'bids ' + str(amount) if amount else 'passes'}"
                 )
@@ -255,15 +140,34 @@ class PersonTable:
         while game.phase == "play":
             if game.turn == self.seat:
                 self._person_plays(game)
+            elif not self._agent_acts(game, bots[game.turn]):
+                return game
             else:
-                play = bots[game.turn].choose_play(game)
-                game.play(game.turn, play.cards if play else None)
-                seat = game.actions[-1][0]
+                seat, play = game.actions[-1]
                 self.console.print(
                     Text.assemble(f"{self.who(game, seat)}: ", hand_text(play, "pass"))
                 )
         self._score(game)
         return game
+
+    def _agent_acts(self, game: Game, agent: Agent) -> bool:
+        """The agent's bid or play; False when it forfeited the hand (then scored here)."""
+        seat = game.turn
+        try:
+            act(game, agent)
+        except AgentFailure as failure:
+            result = forfeit_result(game, seat, failure.reason)
+            self.console.print(
+                f"\n[red]{escape(self.name(seat))} ({escape(agent.name)}) forfeits the hand: "
+                f"{escape(failure.reason)}[/red]"
+            )
+            for other in range(3):
+                self.totals[other] += result["score"][other]
+            self.console.print(
+                "Score: " + ", ".join(f"{self.name(s)} {self.totals[s]:+d}" for s in range(3))
+            )
+            return False
+        return True
 
     def _person_bids(self, game: Game) -> None:
         options = "/".join(str(b) for b in game.bid_options()[1:])
