@@ -212,14 +212,20 @@ class Bot:
     def _safest_lead(self, view: View, split: list[Play], opponents: list[int]) -> Play:
         """The play of the split the opponents can least often answer, low ranks first.
 
-        The unseen cards are dealt out several times; a play's score is the
-        share of deals in which an opponent could beat it, plus a little for
-        its rank (keep the high plays for later). Bombs and the rocket are led
-        only when nothing else is left.
+        Aces, 2s, jokers, bombs and the rocket are led only when nothing else is left.
         """
         ordinary = [p for p in split if p.kind not in _POWER and p.rank < ACE] or split
-        if len(ordinary) == 1:
-            return ordinary[0]
+        return self._safest(view, ordinary, opponents)
+
+    def _safest(self, view: View, plays: list[Play], opponents: list[int]) -> Play:
+        """The play the opponents can least often beat, plus a little for its rank.
+
+        The unseen cards are dealt out several times; a play's score is the
+        share of deals in which an opponent could beat it, plus
+        ``LEAD_RANK_WEIGHT`` per rank (the high plays are kept for later).
+        """
+        if len(plays) == 1:
+            return plays[0]
         rng = random.Random(_view_seed(view) ^ 0x5EED)
         samples = [sample_hands(view, rng) for _ in range(LEAD_SAMPLES)]
         moves = generator(self.rules)
@@ -230,7 +236,7 @@ class Bot:
             )
             return answered / len(samples) + LEAD_RANK_WEIGHT * play.rank
 
-        return min(ordinary, key=score)
+        return min(plays, key=score)
 
     def _answer(self, view: View) -> Play | None:
         last = view.last

@@ -25,8 +25,9 @@ from __future__ import annotations
 import math
 import random
 import statistics
+import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from cpsolver.cards import DECK_COUNTS, Hand
@@ -92,6 +93,7 @@ class Outcome:
     actions: int
     forfeit: str | None = None  # why a side lost without finishing
     record: dict[str, Any] | None = None  # the game record, when asked for and finished
+    cpu_seconds: float = field(default=0.0, compare=False)  # the game's CPU time in its process
 
     @property
     def douzero_score(self) -> int:
@@ -171,6 +173,7 @@ def run_game(task: Task) -> Outcome:
     agent, the peasants' agent, the rules' name or path, the timeout per answer, whether to
     keep the game's record)."""
     number, deal, landlord_agent, landlord_spec, peasant_spec, rules_name, timeout, keep = task
+    started = time.process_time()
     rules = load_rules(rules_name)
     game = start_game(deal, number, rules)
     agents = [
@@ -181,6 +184,7 @@ def run_game(task: Task) -> Outcome:
     outcome = _outcome(number, landlord_agent, game, play_game(game, agents))
     if keep and outcome.forfeit is None:
         outcome.record = evaluation_record(game, number, landlord_agent, agents)
+    outcome.cpu_seconds = time.process_time() - started
     return outcome
 
 
@@ -247,7 +251,7 @@ def evaluate(
         return outcomes
     import multiprocessing
 
-    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_worker_start)
+    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=worker_start)
     try:
         for outcome in pool.imap_unordered(run_game, jobs, chunksize=4):
             outcomes.append(outcome)
@@ -260,7 +264,8 @@ def evaluate(
     return outcomes
 
 
-def _worker_start() -> None:
+def worker_start() -> None:
+    """A pool worker's set-up: the programs it keeps running end when it does."""
     from multiprocessing.util import Finalize
 
     Finalize(None, close_agents, exitpriority=10)
@@ -334,7 +339,7 @@ def summarize(outcomes: Sequence[Outcome], a: str, b: str) -> dict[str, Any]:
         "springs": sum(o.spring for o in outcomes),
         "anti_springs": sum(o.anti_spring for o in outcomes),
         "forfeits": [
-            {key: value for key, value in asdict(o).items() if key != "record"}
+            {key: value for key, value in asdict(o).items() if key not in ("record", "cpu_seconds")}
             for o in outcomes
             if o.forfeit
         ],
