@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from cpsolver.cards import ACE, BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
 from cpsolver.game.bots import BREAK_UP_BELOW, Bot, fewest_split, split_count, strength
 from cpsolver.game.engine import Game
+from cpsolver.game.handvalue import best_split, hand_value
 from cpsolver.game.view import view_of
 from cpsolver.plays import Kind, Play
 from cpsolver.search import solve as search
@@ -62,11 +63,18 @@ def play_hint(game: Game, seat: int) -> tuple[Play | None, str]:
                 "a spring: no way of dealing the unseen cards that the bot tried can answer "
                 "the plan this play starts"
             )
-        count = split_count(hand, game.rules)
-        reason = f"your hand splits into {count} plays at fewest; lead the lowest of them"
-        if play.size > 1 and any(p.size == 1 for p in fewest_split(hand, game.rules)):
-            reason += ", not a single while an opponent holds one card"
-        return play, reason
+        split = best_split(hand, game.rules)[1]
+        opponents = [s for s in range(3) if s != seat and game.landlord in (s, seat)]
+        partner = next((s for s in range(3) if s not in (seat, *opponents)), None)
+        short = min(len(game.hands[s]) for s in opponents)
+        if partner is not None and len(game.hands[partner]) == 1 and short > 1:
+            return play, "your partner holds one card: lead your lowest single for him to beat"
+        if any(len(game.hands[s]) == 1 for s in opponents) and play.size > 1:
+            return play, "not a single while an opponent holds one card"
+        return play, (
+            f"your hand's best split is {len(split)} plays; lead the one the opponents can "
+            "least often beat on deals of the unseen cards (aces, 2s, jokers and bombs last)"
+        )
     by, last = game.last
     left = len(game.hands[by])
     if play is None:
@@ -77,7 +85,7 @@ def play_hint(game: Game, seat: int) -> tuple[Play | None, str]:
             return None, f"nothing in your hand beats {last}"
         if any(p.kind not in _POWER for p in answers):
             return None, (
-                f"every answer would leave your hand in more plays, and seat {by} still has "
+                f"every answer would lower your hand's value, and seat {by} still has "
                 f"{left} cards (more than {BREAK_UP_BELOW})"
             )
         return None, f"only a bomb or the rocket beats {last}; keep it while seat {by} has {left}"
@@ -85,11 +93,12 @@ def play_hint(game: Game, seat: int) -> tuple[Play | None, str]:
         if play.cards == hand:
             return play, "your last play: it wins the hand"
         return play, f"seat {by} is down to {left} cards: spend it now"
-    now, after = split_count(hand, game.rules), split_count(hand - play.cards, game.rules)
-    if after < now:
-        return play, f"the answer that leaves your hand in the fewest plays ({after}, from {now})"
+    now, after = hand_value(hand, game.rules), hand_value(hand - play.cards, game.rules)
+    if after >= now:
+        return play, f"the answer that leaves your hand the most valuable ({after:g}, from {now:g})"
     return play, (
-        f"seat {by} is down to {left} cards: answer even at a cost ({after} plays left, from {now})"
+        f"seat {by} is down to {left} cards: answer even at a cost (hand value {after:g}, "
+        f"from {now:g})"
     )
 
 
