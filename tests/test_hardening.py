@@ -231,12 +231,12 @@ def test_a_second_batch_on_the_same_output_is_refused(tmp_path: Path) -> None:  
 def test_an_internal_value_error_in_crosscheck_is_not_bad_input(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # B14
-    from cpsolver.cli import corpus
+    from cpsolver.cli import crosscheck as crosscheck_cli
 
     def broken(*args: object, **kwargs: object) -> None:
         raise ValueError("a bug, not the user's input")
 
-    monkeypatch.setattr(corpus, "crosscheck", broken)
+    monkeypatch.setattr(crosscheck_cli, "crosscheck", broken)
     result = CliRunner().invoke(cli, ["crosscheck", "--generate", "endgame", "--count", "1"])
     assert isinstance(result.exception, ValueError) and result.exit_code == 1
 

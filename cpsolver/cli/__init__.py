@@ -8,8 +8,10 @@ errors live.
 from __future__ import annotations
 
 from cpsolver.cli import (  # noqa: F401  (each registers its commands)
+    batch,
     cards,
-    corpus,
+    crosscheck,
+    deal,
     endgame,
     evaluate,
     game,

@@ -1,0 +1,159 @@
+"""``cpsolver batch``: every deal of a corpus solved, streamed, parallel and resumable."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import stat
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+import click
+
+from cpsolver import cpsat
+from cpsolver.batch import BatchOptions, Done, done_ids, lock_output, run_batch
+from cpsolver.cli.base import (
+    BadInput,
+    Interrupted,
+    cli,
+    cluster_options,
+    common_options,
+    make_runner,
+    sigterm_as_interrupt,
+    timeout_option,
+    with_progress,
+)
+from cpsolver.cli.spring import engine_options
+from cpsolver.reading import read_lines
+from cpsolver.rules import load_rules, read_rules_text
+
+
+@cli.command("batch")
+@click.argument("corpus")
+@click.option(
+    "-o",
+    "--output",
+    "out_path",
+    required=True,
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Append one JSON result per deal here; rerun to resume after a crash. "
+    "- writes to stdout (no resume; the summary goes to stderr).",
+)
+@engine_options
+@timeout_option("A deal past this is recorded as unknown; the batch goes on.")
+@cluster_options(default_workers=os.cpu_count() or 1)
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@common_options
+def batch_command(
+    corpus: str,
+    out_path: str,
+    engine: str,
+    strategy: cpsat.Strategy,
+    objective: str,
+    timeout: float | None,
+    workers: int,
+    scheduler: str | None,
+    local_cluster: int | None,
+    quiet: bool,
+    as_json: bool,
+    rules_name: str,
+) -> None:
+    """Solve every deal of a JSON-lines corpus: streamed, parallel, resumable.
+
+    Each result is one JSON line in OUTPUT: id, line, verdict, plan (cards),
+    objective, engine, seconds; a line that is no deal gives an error record.
+    Rerunning the same command after a crash repairs a torn last line, skips
+    the ids already done, and solves the rest. A line's "expected" verdict,
+    if any, is compared: a result that contradicts it is a mismatch. Exit 0
+    when all is well, 2 if some lines were no deals (their error records are
+    written), else 1 if some result contradicts its expected verdict, else 3
+    if some deal ran out of time; earlier runs' results count too.
+
+    \b
+    Examples:
+      cpsolver batch corpus.jsonl -o results.jsonl --workers 2
+      cpsolver deal --kind planted --count 10000 | cpsolver batch - -o out.jsonl
+      cpsolver deal --count 5 | cpsolver batch - -o - --quiet | jq .verdict
+      cpsolver batch corpus.jsonl -o results.jsonl --scheduler tcp://10.0.0.5:8786
+    """
+    load_rules(rules_name)  # refuse a bad rules file before anything starts
+    text, source = read_rules_text(rules_name)
+    options = BatchOptions(engine, objective, strategy, text, source, timeout)
+    path = Path(out_path)
+    to_stdout = out_path == "-"
+    if not to_stdout and path.exists() and not path.is_file():
+        raise BadInput(
+            f"{out_path}: the output must be a file (it is appended to, and read to resume)"
+        )
+    with _stdout() if to_stdout else lock_output(path) as output:
+        try:
+            done = Done() if to_stdout else done_ids(path)
+        except OSError as error:
+            raise BadInput(f"cannot read {out_path}: {error.strerror}") from None
+        total = _count_lines(corpus)
+        lines = read_lines(corpus)
+        runner = make_runner(workers, scheduler, local_cluster)
+        try:
+            with sigterm_as_interrupt():
+                summary = with_progress(
+                    total,
+                    not (quiet or as_json),
+                    lambda advance: run_batch(
+                        lines, output, options, runner, done.ids, advance, out_path
+                    ),
+                )
+        finally:
+            runner.close()
+    report = summary.as_dict()
+    if as_json:
+        click.echo(json.dumps(report), err=to_stdout)  # with -o -, stdout holds the results
+    else:
+        verdicts = (
+            ", ".join(f"{count} {name}" for name, count in report["verdicts"].items()) or "none"
+        )
+        click.echo(
+            f"solved {report['solved']} deals ({verdicts}) in {report['seconds']} s, "
+            f"{report['deals_per_second']} deals/s; {report['errors']} error records; "
+            f"{report['skipped_already_done']} already done"
+            + (f"; {report['mismatches']} not as expected" if report["mismatches"] else "")
+            + ("; interrupted (rerun to resume)" if summary.interrupted else ""),
+            err=to_stdout,
+        )
+        for slow in report["slowest"]:
+            click.echo(f"  slow: {slow['id']} {slow['seconds']:.3f} s", err=to_stdout)
+        for deal_id in report["mismatched_ids"]:
+            click.echo(f"  not as expected: {deal_id}", err=to_stdout)
+    if summary.interrupted:
+        sys.exit(Interrupted.exit_code)
+    sys.exit(
+        _batch_exit_code(
+            summary.errors + done.errors,
+            len(summary.mismatches) + done.mismatches,
+            summary.verdicts["unknown"] + done.unknowns,
+        )
+    )
+
+
+def _batch_exit_code(errors: int, mismatches: int, unknowns: int) -> int:
+    """2 for lines that were no deals, else 1 for results against expectation, else 3 for unknowns."""
+    return 2 if errors else 1 if mismatches else 3 if unknowns else 0
+
+
+@contextlib.contextmanager
+def _stdout() -> Iterator[IO[str]]:
+    """stdout as a batch's output (``-o -``), left open when the batch is done."""
+    yield sys.stdout
+
+
+def _count_lines(path: str) -> int | None:
+    """The lines of a regular file, for the progress bar; None for stdin, pipes and devices."""
+    try:
+        if path == "-" or not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as file:
+            return sum(block.count(b"\n") for block in iter(lambda: file.read(1 << 20), b""))
+    except OSError:
+        return None  # reading it will say why
