@@ -131,9 +131,28 @@ def resume(source: Path, out: Path, *runner: str) -> dict[str, object]:
     return summary
 
 
-@pytest.mark.parametrize(
+def assert_nothing_left(group: int, workers: list[int]) -> None:
+    """Within 10 s, none of ``workers`` and nothing in process group ``group`` is alive.
+
+    Pool workers leave the batch's process group (Ctrl-C is the batch's to
+    handle), Dask's stay in it: look for both, and so for any started late.
+    Whatever is found is killed, so a failure leaves nothing behind either.
+    """
+    try:
+        assert wait_for(
+            lambda: not any(alive(pid) for pid in workers) and not in_group(group), 10
+        ), "workers outlived it"
+    finally:
+        for pid in {*filter(alive, workers), *in_group(group)}:
+            os.kill(pid, signal.SIGKILL)
+
+
+RUNNERS = pytest.mark.parametrize(
     "runner", [["--workers", "2"], ["--local-cluster", "2"]], ids=["pool", "dask"]
 )
+
+
+@RUNNERS
 def test_sigkill_of_the_parent_ends_its_workers_and_the_resume_loses_nothing(
     tmp_path: Path, runner: list[str]
 ) -> None:  # B11
@@ -145,20 +164,32 @@ def test_sigkill_of_the_parent_ends_its_workers_and_the_resume_loses_nothing(
     assert len(workers) >= 2  # two workers (and multiprocessing's resource tracker)
     batch.kill()  # the parent alone: nobody tells the workers
     batch.wait()
-    try:
-        # Pool workers leave the batch's process group (Ctrl-C is the batch's to
-        # handle), Dask's stay in it: look for both, and for any started late.
-        assert wait_for(
-            lambda: not any(alive(pid) for pid in workers) and not in_group(batch.pid), 10
-        ), "workers outlived it"
-    finally:
-        for pid in {*filter(alive, workers), *in_group(batch.pid)}:
-            os.kill(pid, signal.SIGKILL)
+    assert_nothing_left(batch.pid, workers)
     written = ids_in(out)
     assert 100 <= len(written) < 1000 and len(set(written)) == len(written)
     summary = resume(source, out, *runner)
     assert summary["skipped_already_done"] == len(written)
     assert ids_in(out) == sorted(ids)  # nothing lost, nothing twice
+
+
+@pytest.mark.slow
+@RUNNERS
+def test_sigkilled_again_and_again_it_leaves_nothing_and_loses_nothing(
+    tmp_path: Path, runner: list[str]
+) -> None:  # B11
+    source, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    ids = corpus(source, 5000)
+    for _ in range(4):
+        batch = start_batch(source, out, *runner)
+        target = lines_in(out) + 150
+        assert wait_for(lambda target=target: lines_in(out) >= target, 180)
+        workers = children(batch.pid)
+        batch.kill()
+        batch.wait()
+        assert_nothing_left(batch.pid, workers)
+    assert len(ids_in(out)) < 5000, "every kill must land part-way"
+    resume(source, out, *runner)
+    assert ids_in(out) == sorted(ids)
 
 
 def test_a_killed_pool_worker_is_replaced_and_its_chunk_retried(tmp_path: Path) -> None:  # B12
