@@ -2,11 +2,11 @@
 
 Version 2 of the protocol: cpsolver starts the command once (in a process
 group of its own, led by a watchdog that kills the group if cpsolver is
-killed: see :mod:`cpsolver.watchdog`) and writes one JSON request per line to its stdin, each
-with ``"protocol": 2`` and an ``"id"``; the command answers each with one JSON
-line on stdout that echoes the ``"id"``. A line whose id is not the one
-being waited for is stale (a second answer to an earlier request): it is
-reported and discarded. A version 1 command (which echoes no id) still
+killed: see :mod:`cpsolver.watchdog`) and writes one JSON request per line
+to its stdin, each with ``"protocol": 2`` and an ``"id"``; the command
+answers each with one JSON line on stdout that echoes the ``"id"``. A line
+whose id is not the one being waited for is stale (a second answer to an
+earlier request): it is reported and discarded. A version 1 command (which echoes no id) still
 works, one reply per request, in order; it is flagged as such.
 
 What a request asks is up to the caller (:meth:`ExternalSolver.ask` takes a

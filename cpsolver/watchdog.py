@@ -72,7 +72,7 @@ class GuardedGroup:
         return self.watchdog.pid
 
     def kill(self) -> None:
-        """Kill every process of the group, the watchdog last among equals, and reap the watchdog.
+        """Kill every process of the group (the watchdog with them), then reap the watchdog.
 
         The watchdog is reaped only after the group is killed, so its pid — the
         group's id — cannot have been reused by then.
