@@ -33,6 +33,7 @@ from cpsolver.dealgen import planted_deal, uniform_deal
 from cpsolver.odds import estimate_odds, exact_odds, question
 from cpsolver.parallel import runner_for
 from cpsolver.search import solve
+from cpsolver.spring import Verdict
 
 
 def landlord_hand(seed: int, size: int = 20, kind: str = "uniform") -> Hand:
@@ -113,12 +114,14 @@ def fewest_plays(hand: Hand) -> int:
 
 
 def hand_row(seed: int) -> dict[str, Any]:
-    """One hand's exact odds and features (run on a worker)."""
-    hand = landlord_hand(seed)
+    """One hand's exact odds and features, and whether its own deal is a spring (on a worker)."""
+    deal = uniform_deal(random.Random(seed))
+    hand = deal.landlord
     odds, seconds = timed(exact_odds, question(hand))
     return {
         "seed": seed,
         "hand": str(hand),
+        "spring": solve(deal).verdict is Verdict.SPRING,
         "probability": f"{odds.probability.numerator}/{odds.probability.denominator}",
         "seconds": round(seconds, 3),
         "bombs": sum(hand[r] == 4 for r in range(TWO + 1)),
@@ -152,13 +155,31 @@ def table(hands: int, workers: int, cache: Path | None, readme: Path | None) -> 
         f"per hand {sum(seconds):.0f} s in all, median {statistics.median(seconds):.2f} s, "
         f"slowest {seconds[-1]:.1f} s"
     )
-    text = markdown(chosen)
+    text = markdown(chosen) + "\n\n" + consistency(chosen)
     print(text)
     if readme is not None:
         start, end = "<!-- odds-table:start -->\n", "<!-- odds-table:end -->"
         page = readme.read_text()
         head, rest = page.split(start, 1)
         readme.write_text(head + start + text + "\n" + end + rest.split(end, 1)[1])
+
+
+def consistency(rows: list[dict[str, Any]]) -> str:
+    """The springs among the hands' own deals against the sum of their exact odds.
+
+    Given the landlord's hand, its deal's split is uniform, so each deal is a
+    Bernoulli trial whose mean is the hand's exact odds: the count of springs
+    has mean sum(p) and variance sum(p(1-p)).
+    """
+    odds = [float(Fraction(row["probability"])) for row in rows]
+    springs = sum(row["spring"] for row in rows)
+    mean = sum(odds)
+    deviation = sum(p * (1 - p) for p in odds) ** 0.5
+    return (
+        f"Check: of these {len(rows)} seeded deals, {springs} are springs (`cpsolver batch`); "
+        f"their landlord hands' exact odds add up to {mean:.1f} ± {deviation:.1f} expected "
+        f"springs, {(springs - mean) / deviation:+.2f} standard deviations away."
+    )
 
 
 def _percent(value: Fraction) -> str:

@@ -49,7 +49,18 @@ def _env(tree: Path) -> dict[str, str]:
     return dict(os.environ, PYTHONPATH=str(tree))
 
 
-def _seconds(command: list[str], tree: Path) -> float:
+def _cpu_of_children() -> float:
+    try:
+        import resource  # POSIX only; elsewhere the CPU column is left out
+    except ImportError:
+        return float("nan")
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _seconds(command: list[str], tree: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of one run of ``command``."""
+    cpu = _cpu_of_children()
     started = time.perf_counter()
     # cwd too: ``python -m`` puts the working folder first on the path.
     subprocess.run(
@@ -60,7 +71,7 @@ def _seconds(command: list[str], tree: Path) -> float:
         stderr=subprocess.DEVNULL,
         check=False,
     )
-    return time.perf_counter() - started
+    return time.perf_counter() - started, _cpu_of_children() - cpu
 
 
 def main() -> None:
@@ -80,21 +91,23 @@ def main() -> None:
                  "--proof", str(proofs[tree])],
                 cwd=tree, env=_env(tree), stdout=subprocess.DEVNULL, check=True,
             )  # fmt: skip
-        times: dict[tuple[str, Path], list[float]] = {}
+        times: dict[tuple[str, Path], list[tuple[float, float]]] = {}
         for _ in range(args.runs):
             for label, command in COMMANDS:
                 for tree in trees:
                     seconds = _seconds(_command(tree, command, proofs[tree]), tree)
                     times.setdefault((label, tree), []).append(seconds)
-    header = "| command | " + " | ".join(f"{t.name} (ms)" for t in trees)
-    header += " | ratio |" if len(trees) > 1 else " |"
+    header = "| command | " + " | ".join(f"{t.name} wall / CPU (ms)" for t in trees)
+    header += " | ratio (wall) |" if len(trees) > 1 else " |"
     print(f"median of {args.runs} runs, whole process, {os.cpu_count()} cores")
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(header)
     print("|---" * (len(trees) + 1 + (len(trees) > 1)) + "|")
     for label, _ in COMMANDS:
-        medians = [statistics.median(times[(label, tree)]) * 1000 for tree in trees]
-        row = f"| {label} | " + " | ".join(f"{m:.0f}" for m in medians)
-        row += f" | {medians[0] / medians[-1]:.1f}x |" if len(trees) > 1 else " |"
+        walls = [statistics.median(w for w, _ in times[(label, t)]) * 1000 for t in trees]
+        cpus = [statistics.median(c for _, c in times[(label, t)]) * 1000 for t in trees]
+        row = f"| {label} | " + " | ".join(f"{w:.0f} / {c:.0f}" for w, c in zip(walls, cpus))
+        row += f" | {walls[0] / walls[-1]:.1f}x |" if len(trees) > 1 else " |"
         print(row)
 
 

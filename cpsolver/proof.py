@@ -20,6 +20,7 @@ from cpsolver.movegen import MoveGenerator
 from cpsolver.plays import Play
 from cpsolver.reading import InputError, loads_json
 from cpsolver.rules import RuleSet
+from cpsolver.schemacheck import first_error
 from cpsolver.spring import SpringResult, Verdict
 
 FORMAT = "cpsolver-proof"
@@ -51,13 +52,11 @@ def schema(name: str) -> dict[str, Any]:
 
 def validate(document: Any, name: str) -> None:
     """Raise :class:`ProofFormatError` naming the first place ``document`` breaks schema ``name``."""
-    import jsonschema  # only to read a proof: it takes longer to import than the check takes
-
-    validator = jsonschema.Draft202012Validator(schema(name))
-    error = jsonschema.exceptions.best_match(validator.iter_errors(document))
+    error = first_error(document, schema(name))
     if error is not None:
-        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in error.absolute_path)
-        raise ProofFormatError(f"{name}{where}: {error.message}")
+        path, message = error
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+        raise ProofFormatError(f"{name}{where}: {message}")
 
 
 def rules_mismatch(document: dict[str, Any], rules: RuleSet, what: str) -> str | None:
