@@ -9,13 +9,14 @@ its reproducer is as small as it can be.
 
 from __future__ import annotations
 
-import statistics
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cpsolver.cards import RANK_COUNT, Deal, Hand
+from cpsolver.crosscheck_report import answer_problems, timings
+from cpsolver.crosscheck_report import shrink as shrink_while
 from cpsolver.dealformat import CorpusEntry, DealFormatError, deal_as_dict
 from cpsolver.engines import solve_with
 from cpsolver.external import ExternalSolver
@@ -154,14 +155,7 @@ class Summary:
             "springs": self.springs,
             "bad_lines": self.bad_lines,
             "solver_problems": self.problems,
-            "time": {
-                name: {
-                    "total_s": round(sum(times), 3),
-                    "median_ms": round(statistics.median(times) * 1e3, 3),
-                }
-                for name, times in self.seconds.items()
-                if times
-            },
+            "time": timings(self.seconds),
             "reproducers": [finding.as_dict() for finding in self.findings],
             "protocols": self.protocols,
             "shrinks_cut_short": self.shrinks_cut_short,
@@ -218,17 +212,7 @@ def shrink(deal: Deal, fails: Callable[[Deal], bool], budget: float | None = Non
 
     Past the budget the smallest failing deal found so far is returned.
     """
-    deadline = None if budget is None else time.monotonic() + budget
-    shrinking = True
-    while shrinking:
-        shrinking = False
-        for smaller in without_one_card(deal):
-            if deadline is not None and time.monotonic() > deadline:
-                return deal
-            if fails(smaller):
-                deal, shrinking = smaller, True
-                break
-    return deal
+    return shrink_while(deal, without_one_card, fails, budget)[0]
 
 
 def crosscheck(
@@ -291,19 +275,9 @@ def _check_all(
         for answer in answers:
             summary.seconds[answer.solver].append(answer.seconds)
             summary.unknowns += answer.verdict == "unknown"
-            if answer.problem is not None:
-                summary.problems.append(
-                    {"id": entry.id, "solver": answer.solver, "problem": answer.problem}
-                )
-            if answer.stale:
-                summary.problems.append(
-                    {
-                        "id": entry.id,
-                        "solver": answer.solver,
-                        "problem": f"{len(answer.stale)} stale line(s) discarded: "
-                        + "; ".join(answer.stale[:3]),
-                    }
-                )
+            summary.problems += answer_problems(
+                entry.id, answer.solver, answer.problem, answer.stale
+            )
         summary.springs += any(a.verdict == "spring" for a in answers)
         failure = judge(entry.deal, answers, entry.expected, rules)
         if failure is None:
@@ -321,10 +295,10 @@ def _check_all(
                 found = judge(deal, ask(deal, f"{deal_id}-shrink"), None, rules)
                 return found is not None and found[0] == kind
 
-            started = time.monotonic()
-            shrunk = shrink(entry.deal, still_fails, shrink_budget)
-            if shrink_budget is not None and time.monotonic() - started > shrink_budget:
-                summary.shrinks_cut_short += 1
+            shrunk, cut_short = shrink_while(
+                entry.deal, without_one_card, still_fails, shrink_budget
+            )
+            summary.shrinks_cut_short += cut_short
             reason = (judge(shrunk, ask(shrunk, entry.id), None, rules) or failure)[1]
         verdicts = {answer.solver: answer.verdict for answer in ask(shrunk, entry.id)}
         summary.findings.append(Finding(entry.id, kind, reason, shrunk, entry.deal, verdicts))

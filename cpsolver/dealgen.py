@@ -72,9 +72,21 @@ def parse_sizes(text: str) -> tuple[SizeRange, SizeRange, SizeRange]:
     >>> parse_sizes("8,1-5,2")
     ((8, 8), (1, 5), (2, 2))
     """
+    landlord, peasant1, peasant2 = parse_size_ranges(text, 3, "landlord,peasant1,peasant2")
+    return landlord, peasant1, peasant2
+
+
+def parse_size_ranges(text: str, hands: int, order: str) -> tuple[SizeRange, ...]:
+    """``hands`` comma-separated sizes (``order`` names them), each a number or a range ``low-high``.
+
+    >>> parse_size_ranges("14,1-13", 2, "mover,other")
+    ((14, 14), (1, 13))
+    """
     parts = text.split(",")
-    if len(parts) != 3:
-        raise ValueError(f"sizes {text!r}: give three sizes, landlord,peasant1,peasant2")
+    if len(parts) != hands:
+        raise ValueError(
+            f"sizes {text!r}: give {hands} sizes, {order}, each a number or a range like 1-8"
+        )
     ranges = []
     for part in parts:
         low, _, high = part.strip().partition("-")
@@ -82,14 +94,14 @@ def parse_sizes(text: str) -> tuple[SizeRange, SizeRange, SizeRange]:
             bounds = (int(low), int(high or low))
         except ValueError:
             raise ValueError(
-                f"sizes {text!r}: {part!r} is not a size or a range like 1-10"
+                f"sizes {text!r}: {part!r} is not a size or a range like 1-8"
             ) from None
         if not 1 <= bounds[0] <= bounds[1]:
             raise ValueError(f"sizes {text!r}: {part!r} must be at least 1, low to high")
         ranges.append(bounds)
     if sum(high for _, high in ranges) > sum(DECK_COUNTS):
         raise ValueError(f"sizes {text!r}: more cards than one deck holds")
-    return ranges[0], ranges[1], ranges[2]
+    return tuple(ranges)
 
 
 def generate(

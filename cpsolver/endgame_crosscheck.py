@@ -11,13 +11,12 @@ persists, within a time budget, so its reproducer is as small as it can be.
 
 from __future__ import annotations
 
-import statistics
-import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from cpsolver.cards import RANK_COUNT, Hand
+from cpsolver.crosscheck_report import answer_problems, shrink, timings
 from cpsolver.endgame import solve
 from cpsolver.endgame_solvers import (
     OURS,
@@ -144,22 +143,13 @@ def smaller_positions(position: Position) -> Iterator[Position]:
 
 
 def shrink_position(
-    position: Position, fails: Callable[[Position], bool], deadline: float | None = None
+    position: Position, fails: Callable[[Position], bool], budget: float | None = None
 ) -> tuple[Position, bool]:
     """Simplify while ``fails`` holds; the smallest failing position, and whether time ran out.
 
-    ``deadline`` is a ``time.monotonic()`` reading; None is no deadline.
+    ``budget`` is in seconds; None is no limit.
     """
-    shrinking = True
-    while shrinking:
-        shrinking = False
-        for smaller in smaller_positions(position):
-            if deadline is not None and time.monotonic() > deadline:
-                return position, True
-            if fails(smaller):
-                position, shrinking = smaller, True
-                break
-    return position, False
+    return shrink(position, smaller_positions, fails, budget)
 
 
 @dataclass
@@ -221,14 +211,7 @@ class EndgameSummary:
             "protocols": self.protocols,
             "bad_lines": self.bad_lines,
             "solver_problems": self.problems,
-            "time": {
-                name: {
-                    "total_s": round(sum(times), 3),
-                    "median_ms": round(statistics.median(times) * 1e3, 3),
-                }
-                for name, times in self.seconds.items()
-                if times
-            },
+            "time": timings(self.seconds),
             "reproducers": [finding.as_dict() for finding in self.findings],
         }
 
@@ -300,15 +283,9 @@ def _check_all(
         for answer in answers:
             summary.seconds[answer.solver].append(answer.seconds)
             summary.unknowns += answer.winner is None and answer.problem is None
-            if answer.problem is not None:
-                summary.problems.append(
-                    {"id": entry.id, "solver": answer.solver, "problem": answer.problem}
-                )
-            if answer.stale:
-                stale = f"{len(answer.stale)} stale line(s) discarded: " + "; ".join(
-                    answer.stale[:3]
-                )
-                summary.problems.append({"id": entry.id, "solver": answer.solver, "problem": stale})
+            summary.problems += answer_problems(
+                entry.id, answer.solver, answer.problem, answer.stale
+            )
         position = entry.position
         summary.mover_wins += any(
             a.solver == OURS and a.winner == position.side_of(position.turn) for a in answers
@@ -331,8 +308,7 @@ def _check_all(
                 found = judge(smaller, ask(smaller, f"{name}-shrink"), None, rules, time_limit)
                 return found is not None and found[0] == kind
 
-            deadline = None if shrink_budget is None else time.monotonic() + shrink_budget
-            shrunk, cut_short = shrink_position(position, still_fails, deadline)
+            shrunk, cut_short = shrink_position(position, still_fails, shrink_budget)
             summary.shrinks_cut_short += cut_short
             if shrunk != position:
                 again = judge(shrunk, ask(shrunk, entry.id), None, rules, time_limit)

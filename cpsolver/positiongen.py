@@ -21,6 +21,7 @@ import random
 from collections.abc import Iterator
 
 from cpsolver.cards import DECK_COUNTS, Hand, Rank
+from cpsolver.dealgen import SizeRange, parse_size_ranges
 from cpsolver.movegen import generator
 from cpsolver.plays import Play
 from cpsolver.position import Position
@@ -28,7 +29,6 @@ from cpsolver.positioncorpus import PositionEntry
 from cpsolver.rules import RuleSet
 
 POSITION_KINDS = ("position2", "position3")
-SizeRange = tuple[int, int]
 DEFAULT_SIZES: dict[str, tuple[SizeRange, ...]] = {
     "position2": ((1, 10), (1, 10)),
     "position3": ((1, 8), (1, 8), (1, 8)),
@@ -50,26 +50,7 @@ def parse_position_sizes(text: str, players: int) -> tuple[SizeRange, ...]:
     >>> parse_position_sizes("14,1-13", 2)
     ((14, 14), (1, 13))
     """
-    parts = text.split(",")
-    if len(parts) != players:
-        raise ValueError(
-            f"sizes {text!r}: give {players} sizes, one a hand, each a number or a range like 1-8"
-        )
-    ranges = []
-    for part in parts:
-        low, _, high = part.strip().partition("-")
-        try:
-            bounds = (int(low), int(high or low))
-        except ValueError:
-            raise ValueError(
-                f"sizes {text!r}: {part!r} is not a size or a range like 1-8"
-            ) from None
-        if not 1 <= bounds[0] <= bounds[1]:
-            raise ValueError(f"sizes {text!r}: {part!r} must be at least 1, low to high")
-        ranges.append(bounds)
-    if sum(high for _, high in ranges) > sum(DECK_COUNTS):
-        raise ValueError(f"sizes {text!r}: more cards than one deck holds")
-    return tuple(ranges)
+    return parse_size_ranges(text, players, "one a hand")
 
 
 def random_position(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -282,9 +281,9 @@ def test_shrinking_stops_at_its_time_budget() -> None:
         calls.append(smaller)
         return True
 
-    assert shrink_position(position, fails, time.monotonic() - 1) == (position, True)
+    assert shrink_position(position, fails, -1) == (position, True)
     assert calls == []
-    shrunk, cut_short = shrink_position(position, fails, time.monotonic() + 60)
+    shrunk, cut_short = shrink_position(position, fails, 60)
     assert not cut_short and [len(h) for h in shrunk.hands] == [1, 1]
 
 
