@@ -2,25 +2,39 @@
 
 One module per group of commands, each registering on the one group in
 :mod:`cpsolver.cli.base`, where the shared options, readers and one-line
-errors live.
+errors live. A module is imported only when one of its commands is named
+(``cpsolver classify`` never loads the solvers); ``COMMANDS`` says which
+module registers which command, and ``tests/test_cli_layout.py`` holds it
+to what the modules really register.
 """
 
 from __future__ import annotations
 
-from cpsolver.cli import (  # noqa: F401  (each registers its commands)
-    batch,
-    cards,
-    crosscheck,
-    deal,
-    endgame,
-    evaluate,
-    game,
-    odds,
-    rules,
-    show,
-    spring,
-)
 from cpsolver.cli.base import cli
+
+COMMANDS = {
+    "classify": "cards",
+    "plays": "cards",
+    "deal": "deal",
+    "crosscheck": "crosscheck",
+    "batch": "batch",
+    "endgame": "endgame",
+    "evaluate": "evaluate",
+    "botzone": "evaluate",
+    "showdown": "evaluate",
+    "douzero-deals": "evaluate",
+    "play": "game",
+    "replay": "game",
+    "simulate": "game",
+    "odds": "odds",
+    "rules": "rules",
+    "show": "show",
+    "solve": "spring",
+    "verify": "spring",
+    "explain": "spring",
+    "export-cnf": "spring",
+}
+cli.modules.update(COMMANDS)
 
 __all__ = ["cli", "main"]
 

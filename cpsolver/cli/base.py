@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import io
 import json
 import math
@@ -48,6 +49,22 @@ class Interrupted(click.ClickException):
 
 
 class _Group(click.Group):
+    """The ``cpsolver`` group: one-line errors, and each command module imported when first named."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Command name -> the module of cpsolver.cli that registers it (see cli/__init__.py):
+        # a command imports its module, and with it its solvers, only when it is run.
+        self.modules: dict[str, str] = {}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *self.modules})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.modules:
+            importlib.import_module(f"cpsolver.cli.{self.modules[cmd_name]}")
+        return super().get_command(ctx, cmd_name)
+
     def main(self, *args: Any, **kwargs: Any) -> Any:
         # Usage errors as one line (click prints usage, a hint, a blank line and the error).
         if not kwargs.get("standalone_mode", True):
