@@ -115,12 +115,11 @@ class ExternalSolver:
         except OSError as error:
             raise SolverStartError(f"cannot start a watchdog: {error.strerror}") from None
         try:
-            process = subprocess.Popen(
+            process = group.start(
                 self.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
-                process_group=group.id,
             )
         except OSError as error:
             group.kill()

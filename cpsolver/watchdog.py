@@ -14,8 +14,11 @@ runs (external solvers) and their children would live on. So each is watched:
 Both wait the same way (:func:`wait_while_parent_lives`): when a process dies,
 its children are handed to another (init, or a subreaper), so their parent id
 changes; a system call every half second notices, so nothing outlives
-cpsolver by more than about a second. POSIX only (process groups; on Windows
-the parent id of a process does not change when its parent dies).
+cpsolver by more than about a second. On POSIX only: Windows has no process
+groups to kill and does not change a process's parent id when its parent
+dies, so there a :class:`GuardedGroup` starts no watchdog and :meth:`kill
+<GuardedGroup.kill>` ends the program and its children with ``taskkill /T``
+(nothing ends them if cpsolver itself is killed).
 
 This file is also the watchdog's program (``python watchdog.py PARENT``), run
 without the package, so it imports only the standard library.
@@ -30,8 +33,10 @@ import subprocess
 import sys
 import threading
 import time
+from typing import Any
 
 POLL = 0.5  # seconds between looks at the parent
+PROCESS_GROUPS = hasattr(os, "killpg")  # POSIX; not Windows
 
 
 def wait_while_parent_lives(parent: int, poll: float = POLL) -> None:
@@ -53,23 +58,29 @@ def exit_with_parent(parent: int) -> None:
 class GuardedGroup:
     """A process group led by a watchdog, killed whole when this process dies or on :meth:`kill`.
 
-    Start a program in it with ``subprocess.Popen(..., process_group=group.id)``.
+    Start the program with :meth:`start`. Without process groups (Windows)
+    there is no watchdog, and :meth:`kill` ends the program's process tree.
     """
 
     def __init__(self) -> None:
-        # -I -S: no site, no environment, no current folder; the standard library suffices.
-        self.watchdog = subprocess.Popen(
-            [sys.executable, "-I", "-S", os.path.abspath(__file__), str(os.getpid())],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            process_group=0,
-        )
+        self.program: subprocess.Popen[Any] | None = None
+        self.watchdog: subprocess.Popen[bytes] | None = None
+        if PROCESS_GROUPS:
+            # -I -S: no site, no environment, no current folder; the standard library suffices.
+            self.watchdog = subprocess.Popen(
+                [sys.executable, "-I", "-S", os.path.abspath(__file__), str(os.getpid())],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                process_group=0,
+            )
 
-    @property
-    def id(self) -> int:
-        """The process group's id (the watchdog's pid)."""
-        return self.watchdog.pid
+    def start(self, argv: list[str], **options: Any) -> subprocess.Popen[Any]:
+        """Start ``argv`` in this group (``options`` go to :class:`subprocess.Popen`)."""
+        if self.watchdog is not None:
+            options["process_group"] = self.watchdog.pid
+        self.program = subprocess.Popen(argv, **options)
+        return self.program
 
     def kill(self) -> None:
         """Kill every process of the group (the watchdog with them), then reap the watchdog.
@@ -77,9 +88,21 @@ class GuardedGroup:
         The watchdog is reaped only after the group is killed, so its pid — the
         group's id — cannot have been reused by then.
         """
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(self.id, signal.SIGKILL)
-        self.watchdog.wait()
+        if self.watchdog is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.watchdog.pid, signal.SIGKILL)
+            self.watchdog.wait()
+        elif self.program is not None and self.program.poll() is None:
+            # The children first (taskkill walks the tree from the program), then the program.
+            with contextlib.suppress(OSError):
+                subprocess.run(
+                    ["taskkill", "/F", "/T", "/PID", str(self.program.pid)],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                    check=False,
+                )
+            with contextlib.suppress(OSError):
+                self.program.kill()
 
 
 def _main(arguments: list[str]) -> None:
