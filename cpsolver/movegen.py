@@ -2,8 +2,10 @@
 
 Generation works on rank counts: it finds each pattern's cores (runs of ranks
 holding enough cards), then the kicker combinations left beside each core.
-Plays are interned: each distinct play is built once per rule set and handed
-out again by lookup, which is what makes generation cheap.
+Plays are interned: each distinct play is built once per generator and handed
+out again by lookup. A play is built lazily (:func:`~cpsolver.plays.lazy_play`):
+its kind, rank and chain at once, its cards on first use, so that a hand seen
+for the first time costs little more than one seen before.
 
 >>> [str(p) for p in answers(Hand.parse("3 5 99 KKKK"), Play.parse("8"))]
 ['9', 'K', 'KKKK']
@@ -13,37 +15,62 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from bisect import bisect_left, bisect_right
 from functools import cache
 from itertools import combinations
 
 from cpsolver.cards import BLACK_JOKER, RANK_COUNT, RED_JOKER, TWO, Hand, Rank
-from cpsolver.plays import Kind, Pattern, Play, kicker_limit, patterns, rocket
+from cpsolver.plays import (
+    Kind,
+    Pattern,
+    Play,
+    kicker_limits,
+    lazy_cores,
+    lazy_play,
+    lazy_plays,
+    patterns,
+    rocket,
+)
 from cpsolver.rules import RuleSet, standard_rules
 
 _RANKS = range(RANK_COUNT)
 _Kickers = tuple[Rank, ...]
+_Core = tuple[int, Rank]  # (chain, top)
+# One core's plays with kickers: the first hand's (choices, plays), then a dictionary.
+_Interned = tuple[list[_Kickers], list[Play]] | dict[_Kickers, Play]
+_Limits = dict[tuple[Rank, Rank], tuple[int, ...]]
+# _ENDING_AT[top][n - 1] is the core (n, top): made once, sliced per hand.
+_ENDING_AT = tuple(tuple((n, top) for n in range(1, top + 2)) for top in _RANKS)
 
 
 class _Table:
-    """One pattern compiled for generation: its interned plays by (chain, top)."""
+    """One pattern compiled for generation: its interned plays, filled on demand.
+
+    Single-rank patterns (a pair, a bomb, a triplet with kickers) key their
+    cores by rank, chains by ``(chain, top)``. On demand, so that a fresh
+    process builds only what its first hands need.
+    """
 
     __slots__ = (
-        "core_shape",
         "cores",
         "distinct",
         "kicked",
         "kicker_size",
+        "kind",
         "limits",
         "max_chain",
         "min_chain",
         "pattern",
+        "recipe",
         "wanted",
         "width",
     )
 
-    def __init__(self, pattern: Pattern, rules: RuleSet) -> None:
+    def __init__(
+        self, pattern: Pattern, rules: RuleSet, limits: dict[Pattern, _Limits] | None
+    ) -> None:
         self.pattern = pattern
+        self.kind = pattern.kind
         # Whether no rank may ever give this pattern two kickers (the fast path).
         most = (
             rules.most_singles_of_a_rank if pattern.kicker_size == 1 else 2 - rules.pairs_distinct
@@ -51,49 +78,95 @@ class _Table:
         self.distinct = most <= 1
         self.width = pattern.width
         self.kicker_size = pattern.kicker_size
+        self.recipe = (pattern.width, pattern.kicker_size)  # shared by every lazy play
         self.wanted = pattern.kickers_per_link  # kickers per core rank
         self.min_chain = pattern.min_chain
         self.max_chain = pattern.max_chain
-        self.core_shape = (pattern.width, pattern.min_chain, pattern.max_chain)
-        # kicker_limit for every rank, by the core's (low, top): filled on demand.
-        self.limits: dict[tuple[Rank, Rank], tuple[int, ...]] = {}
-        chains = range(pattern.max_chain + 1)
-        self.cores: list[list[Play | None]] = [[None] * RANK_COUNT for _ in chains]
-        # Filled on demand: a fresh process builds only what its first hands need.
-        self.kicked: list[list[dict[_Kickers, Play] | None]] = [[None] * RANK_COUNT for _ in chains]
+        # kicker_limits by the core's (low, top), shared by the generators of one rule set.
+        self.limits: _Limits = {}
+        if limits is not None and pattern.kicker_size and not self.distinct:
+            self.limits = limits.setdefault(pattern, {})
+        self.cores: dict[Rank | _Core, Play] = {}
+        self.kicked: dict[_Core, _Interned] = {}
 
     def core(self, chain: int, top: Rank) -> Play:
         """The interned play of the bare core ``chain`` ranks ending at ``top``."""
-        play = self.cores[chain][top]
+        key = top if self.max_chain == 1 else (chain, top)
+        play = self.cores.get(key)
         if play is None:
-            counts = [0] * RANK_COUNT
-            for r in range(top - chain + 1, top + 1):
-                counts[r] = self.width
-            cards = Hand.trusted(tuple(counts), chain * self.width)
-            play = self.cores[chain][top] = Play(self.pattern.kind, top, chain, cards)
+            play = self.cores[key] = lazy_play(self.kind, top, chain, (), self.recipe)
         return play
 
-    def kicked_at(self, chain: int, top: Rank) -> dict[_Kickers, Play]:
-        """The interned plays of the core ``chain`` ranks ending at ``top``, by kickers."""
-        table = self.kicked[chain][top]
-        if table is None:
-            table = self.kicked[chain][top] = {}
-        return table
+    def rank_plays(self, ranks: list[Rank]) -> list[Play]:
+        """The interned plays of single-rank bare cores (a pair, a bomb) at these ranks."""
+        known = self.cores
+        if not known:  # a fresh generator: every play is new, built in one go
+            built = lazy_cores(self.kind, ranks, 1, self.recipe)
+            known.update(zip(ranks, built))
+            return built
+        found = list(map(known.get, ranks))
+        if all(found):  # a play is never falsy
+            return found  # type: ignore[return-value]
+        missing = [rank for rank, play in zip(ranks, found) if play is None]
+        known.update(zip(missing, lazy_cores(self.kind, missing, 1, self.recipe)))
+        return [known[rank] for rank in ranks]
 
-    def with_kickers(self, chain: int, top: Rank, kickers: _Kickers) -> Play:
-        """The interned play of this core with these kicker ranks."""
-        table = self.kicked_at(chain, top)
-        play = table.get(kickers)
-        if play is None:
-            core = self.core(chain, top).cards
-            counts = list(core.counts)
-            size = self.kicker_size
-            for r in kickers:
-                counts[r] += size
-            # Built for every new play: unchecked, since a core and its kickers fit a hand.
-            cards = Hand.trusted(tuple(counts), len(core) + size * len(kickers))
-            play = table[kickers] = Play(self.pattern.kind, top, chain, cards)
-        return play
+    def chain_plays(self, cores: list[_Core]) -> list[Play]:
+        """The interned plays of these bare chains."""
+        known = self.cores
+        if not known:  # a fresh generator: every play is new, built in one go
+            chains, tops = zip(*cores)
+            built = lazy_cores(self.kind, tops, chains, self.recipe)
+            known.update(zip(cores, built))
+            return built
+        found = list(map(known.get, cores))
+        if all(found):
+            return found  # type: ignore[return-value]
+        missing = [core for core, play in zip(cores, found) if play is None]
+        chains, tops = zip(*missing)
+        known.update(zip(missing, lazy_cores(self.kind, tops, chains, self.recipe)))
+        return [known[core] for core in cores]
+
+    def kicked_plays(self, core: _Core, choices: list[_Kickers]) -> list[Play]:
+        """The interned plays of one core, ``(chain, top)``, one per choice of kickers."""
+        known = self.kicked.get(core)
+        chain, top = core
+        if known is None:  # a core never seen: every play is new, built in one go
+            built = lazy_plays(self.kind, top, chain, choices, self.recipe)
+            # Kept as the two lists until another choice of kickers comes: a
+            # dictionary for one hand's plays would cost more than it saves.
+            self.kicked[core] = (choices, built)
+            return built
+        if isinstance(known, tuple):
+            if known[0] == choices:  # the same hand (or kickers) again
+                return known[1].copy()
+            known = self.kicked[core] = dict(zip(*known))
+        found = []
+        get = known.get
+        for kickers in choices:
+            play = get(kickers)
+            if play is None:
+                play = known[kickers] = lazy_play(self.kind, top, chain, kickers, self.recipe)
+            found.append(play)
+        return found
+
+    def multiplicities(
+        self, rules: RuleSet, counts: tuple[int, ...], low: Rank, top: Rank
+    ) -> list[int]:
+        """How many kickers each rank may give the core ``low..top``, for rules that allow repeats."""
+        limits = self.limits.get((low, top))
+        if limits is None:
+            limits = self.limits[(low, top)] = kicker_limits(rules, self.pattern, low, top)
+        if self.kicker_size == 1:
+            return list(map(min, limits, counts))
+        size = self.kicker_size
+        return [min(limit, count // size) for limit, count in zip(limits, counts)]
+
+
+@cache
+def _shared_limits(rules: RuleSet) -> dict[Pattern, _Limits]:
+    """The kicker limits of one rule set, filled as generators meet cores: rules, not hands."""
+    return {}
 
 
 class MoveGenerator:
@@ -101,7 +174,8 @@ class MoveGenerator:
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        self._tables = [_Table(p, rules) for p in patterns(rules)]
+        limits = _shared_limits(rules)
+        self._tables = [_Table(p, rules, limits) for p in patterns(rules)]
         self._by_family = {(t.pattern.kind, t.pattern.link_size): t for t in self._tables}
         self._bomb = self._by_family[(Kind.BOMB, 4)]
         self._rocket = rocket()
@@ -113,16 +187,48 @@ class MoveGenerator:
     def plays(self, hand: Hand) -> list[Play]:
         """Every distinct play contained in ``hand``, in kind order."""
         counts = hand.counts
+        # held[w]: the ranks holding at least w cards, low to high, in one pass.
+        ones: list[Rank] = []
+        twos: list[Rank] = []
+        threes: list[Rank] = []
+        fours: list[Rank] = []
+        for rank, count in enumerate(counts):
+            if count:
+                ones.append(rank)
+                if count > 1:
+                    twos.append(rank)
+                    if count > 2:
+                        threes.append(rank)
+                        if count > 3:
+                            fours.append(rank)
+        held: tuple[list[Rank], ...] = ([], ones, twos, threes, fours)
         found: list[Play] = []
-        # Kinds with the same core shape (triplet, with a single, with a pair) share their cores.
-        cores_of: dict[tuple[int, int, int], list[tuple[int, Rank]]] = {}
+        # Kinds with the same core shape (triplet chains, with singles, with pairs) share cores.
+        runs: dict[tuple[int, int], list[_Core]] = {}
         for table in self._tables:
-            shape = table.core_shape
-            cores = cores_of.get(shape)
-            if cores is None:
-                cores = cores_of[shape] = self._cores_in(counts, table, -1, 0)
-            for chain, top in cores:
-                self._add(found, counts, table, chain, top)
+            ranks = held[table.width]
+            if not ranks:
+                continue
+            if table.max_chain == 1:
+                if not table.kicker_size:
+                    found += table.rank_plays(ranks)
+                    continue
+                cores = [_ENDING_AT[top][0] for top in ranks]
+            else:
+                key = (table.width, table.min_chain)
+                if key not in runs:
+                    runs[key] = self._runs(ranks, table.min_chain)
+                cores = runs[key]
+                if not cores:
+                    continue
+                if not table.kicker_size:
+                    found += table.chain_plays(cores)
+                    continue
+            kicker_ranks = held[table.kicker_size]
+            for core in cores:
+                choices = self._choices(counts, kicker_ranks, table, core)
+                if choices:
+                    found += table.kicked_plays(core, choices)
         if counts[BLACK_JOKER] and counts[RED_JOKER]:
             found.append(self._rocket)
         return found
@@ -136,8 +242,15 @@ class MoveGenerator:
         found: list[Play] = []
         table = self._by_family.get((kind, play.size // play.chain))
         if table is not None and kind is not Kind.BOMB:
-            for chain, top in self._cores_in(counts, table, play.rank, play.chain):
-                self._add(found, counts, table, chain, top)
+            cores = self._cores_in(counts, table, play.rank, play.chain)
+            if not table.kicker_size:
+                found += self._bare(table, cores)
+            elif cores:
+                ranks = [r for r in _RANKS if counts[r] >= table.kicker_size]
+                for core in cores:
+                    choices = self._choices(counts, ranks, table, core)
+                    if choices:
+                        found += table.kicked_plays(core, choices)
         lowest_bomb = play.rank + 1 if kind is Kind.BOMB else 0
         found.extend(self._bomb.core(1, r) for r in range(lowest_bomb, TWO + 1) if counts[r] == 4)
         if counts[BLACK_JOKER] and counts[RED_JOKER]:
@@ -217,15 +330,24 @@ class MoveGenerator:
         """The play of one core with its lowest kickers, or None if no kickers fit."""
         if not table.kicker_size:
             return table.core(chain, top)
-        choices: list[Play] = []
-        self._add(choices, counts, table, chain, top)
-        return choices[0] if choices else None
+        ranks = [r for r in _RANKS if counts[r] >= table.kicker_size]
+        choices = self._choices(counts, ranks, table, (chain, top))
+        return table.kicked_plays((chain, top), choices[:1])[0] if choices else None
+
+    @staticmethod
+    def _bare(table: _Table, cores: list[_Core]) -> list[Play]:
+        """The interned plays of bare cores of a table without kickers."""
+        if not cores:
+            return []
+        if table.max_chain == 1:
+            return table.rank_plays([top for _, top in cores])
+        return table.chain_plays(cores)
 
     # -- cores and kickers --------------------------------------------------
 
     def _cores_in(
         self, counts: tuple[int, ...], table: _Table, above: Rank, chain: int
-    ) -> list[tuple[int, Rank]]:
+    ) -> list[_Core]:
         """(chain, top) of each core of ``table`` in ``counts`` ranked above ``above``.
 
         ``chain`` 0 means every allowed chain length, otherwise only that one.
@@ -238,64 +360,88 @@ class MoveGenerator:
         run = 0
         # Rule "sequences stay within 3..A": runs end at the highest chain rank.
         for top in range(self._highest + 1):
-            run = run + 1 if counts[top] >= width else 0
-            if run >= shortest and top > above:
-                if chain:
-                    cores.append((chain, top))
-                else:
-                    cores.extend((n, top) for n in range(shortest, run + 1))
+            if counts[top] >= width:
+                run += 1
+                if run >= shortest and top > above:
+                    if chain:
+                        cores.append((chain, top))
+                    else:
+                        cores += [(n, top) for n in range(shortest, run + 1)]
+            else:
+                run = 0
         return cores
 
-    def _eligible(self, counts: tuple[int, ...], table: _Table, low: Rank, top: Rank) -> list[Rank]:
-        """Ranks that may give a kicker beside the core ``low..top``, once per kicker they can give.
+    def _runs(self, ranks: list[Rank], shortest: int) -> list[_Core]:
+        """(chain, top) of every chain of at least ``shortest`` ranks among ``ranks`` (sorted)."""
+        highest = self._highest
+        cores: list[_Core] = []
+        run = 0
+        previous = -2
+        for top in ranks:
+            # Rule "sequences stay within 3..A": runs end at the highest chain rank.
+            if top > highest:
+                break
+            run = run + 1 if top == previous + 1 else 1
+            previous = top
+            if run >= shortest:
+                cores += _ENDING_AT[top][shortest - 1 : run]
+        return cores
 
-        Rule "kickers differ from the core": the core's ranks give none; the
-        rule set's limits (``kicker_limit``) say how many each other rank may.
+    def _choices(
+        self, counts: tuple[int, ...], ranks: list[Rank], table: _Table, core: _Core
+    ) -> list[_Kickers]:
+        """Every choice of kickers for the core ``(chain, top)``, low to high.
+
+        ``ranks`` are the hand's ranks holding a kicker's worth of cards. Rule
+        "kickers differ from the core": the core's ranks give none; the rule
+        set's limits (``kicker_limits``) say how many each other rank may.
         """
-        size = table.kicker_size
-        if table.distinct:  # the common case, kept fast: one kicker of a rank at most
-            return [r for r in _RANKS if counts[r] >= size and (r < low or r > top)]
-        limits = table.limits.get((low, top))
-        if limits is None:
-            pattern, rules = table.pattern, self.rules
-            limits = tuple(kicker_limit(rules, pattern, low, top, r) for r in _RANKS)
-            table.limits[(low, top)] = limits
-        return [r for r in _RANKS for _ in range(min(limits[r], counts[r] // size))]
-
-    def _add(
-        self, found: list[Play], counts: tuple[int, ...], table: _Table, chain: int, top: Rank
-    ) -> None:
-        """Append the plays of one core: the core alone, or with each choice of kickers."""
-        size = table.kicker_size
-        if not size:
-            found.append(table.core(chain, top))
-            return
-        eligible = self._eligible(counts, table, top - chain + 1, top)
+        chain, top = core
+        low = top - chain + 1
         wanted = chain * table.wanted
-        choices: Iterable[_Kickers] = combinations(eligible, wanted)
-        if not table.distinct:
-            choices = dict.fromkeys(choices)  # equal ranks give equal choices
+        if table.distinct:  # the common case, kept fast: one kicker of a rank at most
+            # ranks is sorted and the core is a run: cut the run out.
+            eligible = ranks[: bisect_left(ranks, low)] + ranks[bisect_right(ranks, top) :]
+            choices = list(combinations(eligible, wanted))
+        else:
+            repeats = table.multiplicities(self.rules, counts, low, top)
+            if wanted == 1:
+                choices = [(r,) for r, n in enumerate(repeats) if n]
+            elif wanted == 2:  # two kickers, the usual case: pairs of ranks, a rank with itself
+                once = [r for r, n in enumerate(repeats) if n]
+                choices = [
+                    (r, s)
+                    for i, r in enumerate(once)
+                    for s in once[i + (repeats[r] < 2) :]  # (r, r) only where r may repeat
+                ]
+            else:
+                eligible = [r for r in _RANKS for _ in range(repeats[r])]
+                # Equal ranks give equal choices: keep the first of each, in order.
+                choices = list(dict.fromkeys(combinations(eligible, wanted)))
         # Rule "never both jokers as kickers"; jokers sort last in a choice.
-        skip_rocket = (
-            size == 1
+        if (
+            table.kicker_size == 1
             and wanted > 1
             and not self._both_jokers
             and counts[BLACK_JOKER]
             and counts[RED_JOKER]
-        )
-        kicked = table.kicked_at(chain, top)
-        for kickers in choices:
-            if skip_rocket and kickers[-2] == BLACK_JOKER:
-                continue
-            play = kicked.get(kickers)
-            found.append(play if play is not None else table.with_kickers(chain, top, kickers))
+        ):
+            choices = [kickers for kickers in choices if kickers[-2] != BLACK_JOKER]
+        return choices
 
     def _kicker_room(self, counts: tuple[int, ...], table: _Table, chain: int, top: Rank) -> int:
         """How many kickers the hand can give this core at most: can_answer's kicker test."""
-        eligible = self._eligible(counts, table, top - chain + 1, top)
-        room = len(eligible)
-        if table.kicker_size == 1 and not self._both_jokers:
-            room -= max(0, eligible.count(BLACK_JOKER) + eligible.count(RED_JOKER) - 1)
+        low = top - chain + 1
+        size = table.kicker_size
+        if table.distinct:
+            room = sum(1 for r in _RANKS if counts[r] >= size and (r < low or r > top))
+            jokers = (counts[BLACK_JOKER] >= size) + (counts[RED_JOKER] >= size)
+        else:
+            repeats = table.multiplicities(self.rules, counts, low, top)
+            room = sum(repeats)
+            jokers = repeats[BLACK_JOKER] + repeats[RED_JOKER]
+        if size == 1 and not self._both_jokers:
+            room -= max(0, jokers - 1)
         return room
 
 

@@ -15,10 +15,11 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cpsolver.cards import (
     BLACK_JOKER,
@@ -142,13 +143,16 @@ class Play:
     ('666689', {'kickers': 'singles'})
     """
 
-    __slots__ = ("_hash", "cards", "chain", "family", "kind", "rank")
+    __slots__ = ("_hash", "_kickers", "_recipe", "cards", "chain", "family", "kind", "rank")
 
     kind: Kind
     rank: Rank
     chain: int
     cards: Hand
     family: tuple[Kind, int, int]
+    # Set by lazy_play only: the kicker ranks, and (core width, kicker size).
+    _kickers: tuple[Rank, ...]
+    _recipe: tuple[int, int]
 
     def __init__(self, kind: Kind, rank: Rank, chain: int, cards: Hand) -> None:
         self.kind = kind
@@ -158,6 +162,26 @@ class Play:
         self.family = (kind, chain, len(cards))
         # Equal cards have equal counts: hashing the tuple skips a method call per play.
         self._hash = hash((kind, rank, cards.counts))
+
+    if not TYPE_CHECKING:  # hidden from mypy, which would let every attribute through
+
+        def __getattr__(self, name: str) -> Any:
+            """Complete a :func:`lazy_play` on first use: called only for unset slots."""
+            if name not in _LAZY_SLOTS:
+                raise AttributeError(name)
+            width, kicker_size = self._recipe
+            kickers = self._kickers
+            chain = self.chain
+            counts = [0] * RANK_COUNT
+            counts[self.rank - chain + 1 : self.rank + 1] = (width,) * chain
+            for rank in kickers:
+                counts[rank] += kicker_size
+            cards = self.cards = Hand.trusted(
+                tuple(counts), chain * width + kicker_size * len(kickers)
+            )
+            self.family = (self.kind, chain, len(cards))
+            self._hash = hash((self.kind, self.rank, cards.counts))
+            return getattr(self, name)
 
     @classmethod
     def parse(cls, text: str, rules: RuleSet | None = None) -> Play:
@@ -227,6 +251,99 @@ class Play:
         from cpsolver import svg
 
         return svg.html_fragment(self._repr_svg_(), f"{self}: {self.kind.value}")
+
+
+_LAZY_SLOTS = frozenset({"cards", "family", "_hash"})
+_new_play = object.__new__
+
+
+def lazy_play(
+    kind: Kind, rank: Rank, chain: int, kickers: tuple[Rank, ...], recipe: tuple[int, int]
+) -> Play:
+    """A play whose cards are written down only when first asked for.
+
+    ``recipe`` is ``(width, kicker_size)``: the play holds ``width`` cards of
+    each of the ``chain`` ranks up to ``rank``, plus ``kicker_size`` cards of
+    each rank in ``kickers`` (a rank listed twice gives twice). The move
+    generator hands out many plays a caller never looks into (it asks their
+    kind and rank, or picks one); writing down each one's cards up front would
+    cost more than generating them.
+
+    >>> play = lazy_play(Kind.TRIPLET_SINGLE, 3, 1, (0,), (3, 1))
+    >>> str(play), play == Play.parse("3 666"), play.family
+    ('3666', True, (<Kind.TRIPLET_SINGLE: 'triplet_single'>, 1, 4))
+    """
+    play: Play = _new_play(Play)
+    play.kind = kind
+    play.rank = rank
+    play.chain = chain
+    play._kickers = kickers
+    play._recipe = recipe
+    return play
+
+
+# The loops below repeat themselves on purpose: one loop per shape of input
+# is a quarter faster than one loop over zipped, repeated inputs, and these
+# loops are most of what a hand seen for the first time costs.
+
+
+def lazy_plays(
+    kind: Kind,
+    rank: Rank,
+    chain: int,
+    kicker_choices: list[tuple[Rank, ...]],
+    recipe: tuple[int, int],
+) -> list[Play]:
+    """:func:`lazy_play` for one core and each choice of kickers, in one tight loop.
+
+    >>> [str(p) for p in lazy_plays(Kind.TRIPLET_SINGLE, 3, 1, [(0,), (1,)], (3, 1))]
+    ['3666', '4666']
+    """
+    built: list[Play] = []
+    append = built.append
+    new = _new_play
+    for kickers in kicker_choices:
+        play: Play = new(Play)
+        play.kind = kind
+        play.rank = rank
+        play.chain = chain
+        play._kickers = kickers
+        play._recipe = recipe
+        append(play)
+    return built
+
+
+def lazy_cores(
+    kind: Kind, ranks: Sequence[Rank], chains: Sequence[int] | int, recipe: tuple[int, int]
+) -> list[Play]:
+    """:func:`lazy_play` without kickers for each rank (with its chain, or all one chain).
+
+    >>> [str(p) for p in lazy_cores(Kind.PAIR, [0, 4], 1, (2, 0))]
+    ['33', '77']
+    """
+    built: list[Play] = []
+    append = built.append
+    new = _new_play
+    if isinstance(chains, int):
+        chain = chains
+        for rank in ranks:
+            play: Play = new(Play)
+            play.kind = kind
+            play.rank = rank
+            play.chain = chain
+            play._kickers = ()
+            play._recipe = recipe
+            append(play)
+        return built
+    for rank, chain in zip(ranks, chains):
+        play = new(Play)
+        play.kind = kind
+        play.rank = rank
+        play.chain = chain
+        play._kickers = ()
+        play._recipe = recipe
+        append(play)
+    return built
 
 
 def rocket() -> Play:
@@ -327,19 +444,32 @@ def kicker_limit(rules: RuleSet, pattern: Pattern, low: Rank, top: Rank, rank: R
     >>> kicker_limit(rules, pattern, 0, 1, 0), kicker_limit(rules, pattern, 0, 1, 5)
     (0, 1)
     """
-    # Rule "kickers differ from the core": 6666 is a bomb, never 666 + 6.
-    if low <= rank <= top:
-        return 0
-    # Rule "distinct kickers": 333444 5555 and JJJJ 9999 are no plays.
+    return kicker_limits(rules, pattern, low, top)[rank]
+
+
+@cache
+def kicker_limits(rules: RuleSet, pattern: Pattern, low: Rank, top: Rank) -> tuple[int, ...]:
+    """:func:`kicker_limit` for every rank at once, as the move generator asks it.
+
+    Cached: a table of the rules (a few hundred cores at most), not of any hand.
+
+    >>> kicker_limits(standard_rules(), patterns(standard_rules())[3], 2, 2)
+    (1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+    """
+    # Rule "distinct kickers": 333444 5555 and JJJJ 9999 are no plays; and for
+    # singles 777888 33 and 6666 8 8 are none when one single of a rank is allowed.
     if pattern.kicker_size == 2:
-        return 1 if rules.pairs_distinct else 2
-    # Rule "distinct kickers" for singles: 777888 33 and 6666 8 8 are no plays
-    # when at most one single of a rank is allowed.
-    limit = rules.most_singles_of_a_rank
-    extends = rank in (low - 1, top + 1) and rank <= rules.highest_chain_rank
-    if pattern.width == 3 and top > low and extends:
-        limit = min(limit, rules.most_singles_extending_the_chain)
-    return limit
+        most = 1 if rules.pairs_distinct else 2
+    else:
+        most = rules.most_singles_of_a_rank
+    limits = [most] * RANK_COUNT
+    # Rule "kickers differ from the core": 6666 is a bomb, never 666 + 6.
+    limits[low : top + 1] = [0] * (top - low + 1)
+    if pattern.kicker_size == 1 and pattern.width == 3 and top > low:
+        for rank in (low - 1, top + 1):
+            if 0 <= rank <= rules.highest_chain_rank:
+                limits[rank] = min(most, rules.most_singles_extending_the_chain)
+    return tuple(limits)
 
 
 def _kicker_fault(rest: list[int], core: range, pattern: Pattern, rules: RuleSet) -> str | None:

@@ -12,14 +12,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
 
 from cpsolver.cards import BLACK_JOKER, RANK_COUNT, RED_JOKER, Hand, Rank
 from cpsolver.movegen import MoveGenerator
-from cpsolver.plays import Kind, Pattern, Play, kicker_limit
-from cpsolver.rules import RuleSet
+from cpsolver.plays import Kind, Play, kicker_limits
 
 # Parameters measured in benchmarks/solve.py (--defaults): on models this
 # small, solving is dominated by fixed overhead; one worker with probing,
@@ -40,8 +38,20 @@ FAST_PARAMETERS: dict[str, object] = {
 }
 # The objectives (fewest plays, fewest answerable plays) prove an optimum over
 # every split, where the LP relaxation's bound pays: linearization level 1
-# halves their median (benchmarks/solve.py).
-OPTIMIZE_PARAMETERS: dict[str, object] = {**FAST_PARAMETERS, "linearization_level": 1}
+# halves their median. The LP's cut generators do not: on uniform full deals
+# they cost more than they prune, and with them off the median solve of
+# fewest-plays falls from 3.0 to 1.7 ms, of fewest-answerable from 1.4 to 1.0,
+# with the same optima (120 deals; benchmarks/solve.py times the whole path).
+OPTIMIZE_PARAMETERS: dict[str, object] = {
+    **FAST_PARAMETERS,
+    "linearization_level": 1,
+    "add_cg_cuts": False,
+    "add_mir_cuts": False,
+    "add_zero_half_cuts": False,
+    "add_clique_cuts": False,
+    "add_lin_max_cuts": False,
+    "add_rlt_cuts": False,
+}
 
 
 def new_model() -> cp_model.CpModel:
@@ -57,12 +67,6 @@ def new_model() -> cp_model.CpModel:
     model = cp_model.CpModel.__new__(cp_model.CpModel)
     base.__init__(model, None)  # type: ignore[misc]
     return model
-
-
-@cache
-def _kicker_limits(rules: RuleSet, pattern: Pattern, low: Rank, top: Rank) -> tuple[int, ...]:
-    """:func:`kicker_limit` for every rank, beside the core ``low..top``: asked per model."""
-    return tuple(kicker_limit(rules, pattern, low, top, r) for r in range(RANK_COUNT))
 
 
 @dataclass(frozen=True)
@@ -107,6 +111,12 @@ class SpringModel:
     With ``cover_all`` (the spring question) every card is in exactly one play;
     without it, plays are only disjoint (``usage[r] <= hand[r]``), and callers
     ask for the cards they need covered (:mod:`cpsolver.cpsat.explain`).
+
+    The model is written as protobuf text and read in one call: through
+    ``new_int_var`` and ``add`` the same model costs about three times as
+    much, which on models this small is as much as solving them. Variables
+    are known by their index (``use_index``, ``kicker_index``); ``uses`` and
+    ``usage`` give OR-Tools expressions for callers that add constraints.
     """
 
     def __init__(
@@ -123,98 +133,142 @@ class SpringModel:
         self.model = model if model is not None else new_model()
         self.solver: cp_model.CpSolver | None = None  # the last solve's, for its values
         self._rules = moves.rules
-        self._patterns = [moves.pattern_of(option.representative) for option in options]
-        self.uses: list[cp_model.IntVar] = []
-        self.kickers: list[dict[Rank, cp_model.IntVar]] = []
-        self.usage: list[cp_model.LinearExprT] = []
-        self._add_option_variables()
-        self._add_kicker_constraints()
-        self._add_card_constraints(cover_all)
+        first = len(self.model.proto.variables)
+        self.use_index = list(range(first, first + len(options)))
+        self.kicker_index: list[dict[Rank, int]] = []
+        self._uses: list[cp_model.IntVar] | None = None
+        self._usage: list[cp_model.LinearExprT] | None = None
+        text = [f"variables{{domain:[0,{option.most_uses}]}}" for option in options]
+        self._add_kickers(text, moves, first + len(options))
+        self._add_cards(text, cover_all)
+        _merge(self.model, "".join(text))
 
-    def _add_option_variables(self) -> None:
-        for index, option in enumerate(self.options):
-            self.uses.append(self.model.new_int_var(0, option.most_uses, f"use_{index}"))
-
-    def _add_kicker_constraints(self) -> None:
+    def _add_kickers(self, text: list[str], moves: MoveGenerator, next_index: int) -> None:
         """Kickers of each option: the right number, of ranks off its core, by the rules."""
-        for index, option in enumerate(self.options):
-            chosen: dict[Rank, cp_model.IntVar] = {}
+        counts = self.hand.counts
+        no_rocket = not self._rules.both_jokers_as_kickers
+        constraints = []
+        for option, use in zip(self.options, self.use_index):
+            chosen: dict[Rank, int] = {}
             if option.kicker_size:
-                size, count = option.kicker_size, option.kicker_count
-                pattern = self._patterns[index]
+                size = option.kicker_size
+                pattern = moves.pattern_of(option.representative)
                 assert pattern is not None
                 play = option.representative
-                limits = _kicker_limits(self._rules, pattern, play.rank - play.chain + 1, play.rank)
-                counts = self.hand.counts
+                limits = kicker_limits(self._rules, pattern, play.rank - play.chain + 1, play.rank)
                 for r in range(RANK_COUNT):
                     # The rule set's kicker limits (distinct kickers, never the core's ranks).
                     most = min(limits[r], counts[r] // size)
                     if most:
-                        chosen[r] = self.model.new_int_var(0, most, f"kicker_{index}_{r}")
-                # Kicker options have a width-3 or -4 core: used at most once.
-                total = cp_model.LinearExpr.sum(list(chosen.values()))
-                self.model.add(total == count * self.uses[index])
-                if (
-                    size == 1
-                    and not self._rules.both_jokers_as_kickers
-                    and BLACK_JOKER in chosen
-                    and RED_JOKER in chosen
-                ):
+                        chosen[r] = next_index
+                        next_index += 1
+                        text.append(f"variables{{domain:[0,{most}]}}")
+                # Kicker options have a width-3 or -4 core, used at most once:
+                # the kickers sum to kicker_count * use.
+                variables = _joined([*chosen.values(), use])
+                coefficients = _joined([*[1] * len(chosen), -option.kicker_count])
+                constraints.append(
+                    f"constraints{{linear{{vars:[{variables}]"
+                    f"coeffs:[{coefficients}]domain:[0,0]}}}}"
+                )
+                if size == 1 and no_rocket and BLACK_JOKER in chosen and RED_JOKER in chosen:
                     # Rule "never both jokers as kickers".
-                    self.model.add(chosen[BLACK_JOKER] + chosen[RED_JOKER] <= 1)
-            self.kickers.append(chosen)
+                    constraints.append(
+                        f"constraints{{linear{{vars:[{chosen[BLACK_JOKER]},{chosen[RED_JOKER]}]"
+                        "coeffs:[1,1]domain:[0,1]}}"
+                    )
+            self.kicker_index.append(chosen)
+        text += constraints
 
-    def _add_card_constraints(self, cover_all: bool) -> None:
+    def _add_cards(self, text: list[str], cover_all: bool) -> None:
         """Every card of the hand in exactly one play (or, short of ``cover_all``, at most one)."""
-        variables: list[list[cp_model.IntVar]] = [[] for _ in range(RANK_COUNT)]
+        variables: list[list[int]] = [[] for _ in range(RANK_COUNT)]
         weights: list[list[int]] = [[] for _ in range(RANK_COUNT)]
-        for o, option in enumerate(self.options):
-            use = self.uses[o]
+        for option, use, kickers in zip(self.options, self.use_index, self.kicker_index):
             for r, width in enumerate(option.core):
                 if width:
                     variables[r].append(use)
                     weights[r].append(width)
-            for r, variable in self.kickers[o].items():
+            for r, variable in kickers.items():
                 variables[r].append(variable)
                 weights[r].append(option.kicker_size)
-        for r in range(RANK_COUNT):
-            usage = cp_model.LinearExpr.weighted_sum(variables[r], weights[r])
-            self.usage.append(usage)
-            if cover_all:
-                self.model.add(usage == self.hand[r])
-            else:
-                self.model.add(usage <= self.hand[r])
+        for r, count in enumerate(self.hand.counts):
+            if not count and not variables[r]:
+                continue  # 0 == 0
+            low = count if cover_all else 0  # every usage is a sum of counts, never below 0
+            text.append(
+                f"constraints{{linear{{vars:[{_joined(variables[r])}]"
+                f"coeffs:[{_joined(weights[r])}]domain:[{low},{count}]}}}}"
+            )
+        self._weights = weights
+        self._variables = variables
 
-    def minimize_plays(self, among: Iterable[int] | None = None) -> None:
-        """The objective: as few plays as possible (of the options ``among``, if given)."""
-        chosen = range(len(self.options)) if among is None else among
-        self.model.minimize(cp_model.LinearExpr.sum([self.uses[o] for o in chosen]))
+    @property
+    def uses(self) -> list[cp_model.IntVar]:
+        """Each option's use count, as OR-Tools variables."""
+        if self._uses is None:
+            proto = self.model.proto
+            self._uses = [cp_model_helper.IntVar(proto, index) for index in self.use_index]
+        return self._uses
+
+    @property
+    def usage(self) -> list[cp_model.LinearExprT]:
+        """The cards of each rank the split plays, as OR-Tools expressions."""
+        if self._usage is None:
+            proto = self.model.proto
+            self._usage = [
+                cp_model.LinearExpr.weighted_sum(
+                    [cp_model_helper.IntVar(proto, index) for index in variables], weights
+                )
+                for variables, weights in zip(self._variables, self._weights)
+            ]
+        return self._usage
+
+    def minimize_plays(self, among: Iterable[int] | None = None, reward: int | None = None) -> None:
+        """The objective: as few plays as possible (of the options ``among``, if given).
+
+        ``reward``, a boolean variable's index, is subtracted: maximised alongside.
+        """
+        chosen = self.use_index if among is None else [self.use_index[o] for o in among]
+        coefficients = [1] * len(chosen)
+        if reward is not None:
+            chosen, coefficients = [*chosen, reward], [*coefficients, -1]
+        self.model.proto.clear_objective()
+        _merge(self.model, f"objective{{vars:[{_joined(chosen)}]coeffs:[{_joined(coefficients)}]}}")
 
     def allow_one_of(self, unsafe: Iterable[int]) -> None:
         """The cut: at most one play in all from these (unsafe) options."""
-        self.model.add(cp_model.LinearExpr.sum([self.uses[o] for o in unsafe]) <= 1)
+        chosen = [self.use_index[o] for o in unsafe]
+        _merge(
+            self.model,
+            f"constraints{{linear{{vars:[{_joined(chosen)}]coeffs:[{_ones(chosen)}]domain:[0,1]}}}}",
+        )
 
-    def spring_flag(self, unsafe: Iterable[int]) -> cp_model.IntVar:
-        """A boolean that may be true only if this split has at most one play from ``unsafe``."""
-        flag = self.model.new_bool_var("spring")
-        self.model.add(sum(self.uses[o] for o in unsafe) <= 1).only_enforce_if(flag)
+    def spring_flag(self, unsafe: Iterable[int]) -> int:
+        """The index of a boolean that may be true only if this split has at most one play
+        from ``unsafe``."""
+        flag = len(self.model.proto.variables)
+        chosen = [self.use_index[o] for o in unsafe]
+        _merge(
+            self.model,
+            f"variables{{domain:[0,1]}}constraints{{enforcement_literal:[{flag}]"
+            f"linear{{vars:[{_joined(chosen)}]coeffs:[{_ones(chosen)}]domain:[0,1]}}}}",
+        )
         return flag
 
     def solve(
         self, time_limit: float | None, parameters: dict[str, object], hint: list[int] | None = None
     ) -> tuple[cp_model.CpSolverStatus, list[int], list[Play]]:
         """Solve; returns the status, each option's use count and the plays of the split."""
+        proto = self.model.proto
         if hint is not None:
-            self.model.clear_hints()  # type: ignore[no-untyped-call]
-            for variable, count in zip(self.uses, hint):
-                self.model.add_hint(variable, count)
+            proto.clear_solution_hint()
+            _merge(
+                self.model,
+                f"solution_hint{{vars:[{_joined(self.use_index)}]values:[{_joined(hint)}]}}",
+            )
         solver = cp_model.CpSolver()
-        # Ctrl-C is the caller's: CP-SAT's own handler would swallow it and leave none behind.
-        solver.parameters.catch_sigint_signal = False
-        for name, value in parameters.items():
-            setattr(solver.parameters, name, value)
-        if time_limit is not None:
-            solver.parameters.max_time_in_seconds = max(time_limit, 0.001)
+        solver.parameters = solver_parameters(parameters, time_limit)
         status = solver.solve(self.model)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return status, [], []
@@ -223,16 +277,55 @@ class SpringModel:
 
     def split_of(self, solver: cp_model.CpSolver) -> tuple[list[int], list[Play]]:
         """Each option's use count in a solved model, and the plays of that split."""
-        counts = [solver.value(use) for use in self.uses]
-        return counts, self._extract(solver, counts)
+        values = list(solver.response_proto.solution)
+        counts = [values[index] for index in self.use_index]
+        return counts, self._extract(values, counts)
 
-    def _extract(self, solver: cp_model.CpSolver, counts: list[int]) -> list[Play]:
+    def _extract(self, values: list[int], counts: list[int]) -> list[Play]:
         plays = []
         for o, option in enumerate(self.options):
             for _ in range(counts[o]):
                 cards = list(option.core)
-                for r, variable in self.kickers[o].items():
-                    cards[r] += option.kicker_size * solver.value(variable)
+                for r, variable in self.kicker_index[o].items():
+                    cards[r] += option.kicker_size * values[variable]
                 play = option.representative
                 plays.append(Play(play.kind, play.rank, play.chain, Hand(cards)))
         return plays
+
+
+def _joined(numbers: Iterable[int]) -> str:
+    return ",".join(map(str, numbers))
+
+
+def _ones(items: list[int]) -> str:
+    return ",".join("1" * len(items))
+
+
+def _merge(model: cp_model.CpModel, text: str) -> None:
+    """Add protobuf text to the model; OR-Tools only logs a parse error, so it is raised here."""
+    if not model.proto.merge_text_format(text):
+        raise RuntimeError(f"CP-SAT could not read the model text: {text[:200]}")
+
+
+_PARAMETERS: dict[tuple[tuple[str, object], ...], cp_model_helper.SatParameters] = {}
+
+
+def solver_parameters(
+    parameters: dict[str, object], time_limit: float | None = None
+) -> cp_model_helper.SatParameters:
+    """CP-SAT's parameters from a dictionary of fields, made once per dictionary's contents."""
+    key = tuple(sorted(parameters.items(), key=lambda item: item[0]))
+    known = _PARAMETERS.get(key)
+    if known is None:
+        known = cp_model_helper.SatParameters()
+        # Ctrl-C is the caller's: CP-SAT's own handler would swallow it and leave none behind.
+        known.catch_sigint_signal = False
+        for name, value in parameters.items():
+            setattr(known, name, value)
+        _PARAMETERS[key] = known
+    if time_limit is None:
+        return known
+    limited = cp_model_helper.SatParameters()
+    limited.copy_from(known)
+    limited.max_time_in_seconds = max(time_limit, 0.001)
+    return limited

@@ -81,7 +81,7 @@ def solve(
         # second are separate parts of one objective, so both are optimal.
         decider = SpringModel(deal.landlord, options, moves, model=model.model)
         flag = decider.spring_flag(known)
-        model.model.minimize(sum(model.uses) - flag)
+        model.minimize_plays(reward=flag)
     status, counts, plays = model.solve(time_limit, parameters or OPTIMIZE_PARAMETERS)
     stats: dict[str, object] = {"engine": "cpsat", "strategy": "optimize", "options": len(options)}
     if status != cp_model.OPTIMAL:  # only a proven optimum is an answer
@@ -95,7 +95,9 @@ def solve(
     else:
         assert model.solver is not None
         value = len(plan)
-        verdict = Verdict.SPRING if model.solver.value(flag) else Verdict.NO_SPRING
+        verdict = (
+            Verdict.SPRING if model.solver.response_proto.solution[flag] else Verdict.NO_SPRING
+        )
     stats["seconds"] = round(time.perf_counter() - started, 6)
     return SpringResult(verdict, plan, stats, Objective(objective, value))
 
