@@ -11,7 +11,10 @@ generator, each peer against ours under the profile that reproduces its rules
 - *first call*: the first ``plays()`` in a fresh Python process, the import
   done (``--fresh`` processes, each on another hand); the same for the peers;
 - *cold*: a hand no generator has seen, a fresh ``MoveGenerator`` per hand,
-  so that every play is built (ours interns plays; the peers keep nothing);
+  so that every play is built (ours interns plays; the peers keep nothing).
+  Ours builds a play's kind, rank and chain at once and its cards on first
+  use (``cpsolver.plays.lazy_play``), so *cold, cards read* also reads every
+  play's cards: the whole cost when a caller looks into every play;
 - *warm*: the same hands again, every play already interned;
 
 and ``answers()`` and ``can_answer()`` warm. RLCard comes with ``pip install
@@ -71,6 +74,11 @@ def time_each(function: Callable[[Any], object], inputs: Sequence[Any]) -> list[
         function(item)
         times.append(clock() - start)
     return times
+
+
+def cards_read(moves: MoveGenerator) -> Callable[[Hand], object]:
+    """``plays()`` with every play's cards read, as a caller that looks into each play does."""
+    return lambda hand: [play.cards for play in moves.plays(hand)]
 
 
 def summary(times: list[float]) -> dict[str, float]:
@@ -138,9 +146,11 @@ def main() -> None:
         for profile in ("standard", "rlcard", "douzero"):
             rules = load_rules(profile)
             cold = [t[0] for t in (time_each(MoveGenerator(rules).plays, [hand]) for hand in hands)]
+            read = [time_each(cards_read(MoveGenerator(rules)), [hand])[0] for hand in hands]
             moves = MoveGenerator(rules)
             first_pass = time_each(moves.plays, hands)
             rows[f"cold, {profile} rules: cpsolver"] = summary(cold)
+            rows[f"cold, cards read, {profile} rules: cpsolver"] = summary(read)
             rows[f"first pass, {profile} rules: cpsolver"] = summary(first_pass)
             rows[f"warm, {profile} rules: cpsolver"] = summary(time_each(moves.plays, hands))
         for name, function in others.items():

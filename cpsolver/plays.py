@@ -171,17 +171,18 @@ class Play:
                 raise AttributeError(name)
             width, kicker_size = self._recipe
             kickers = self._kickers
-            chain = self.chain
-            counts = [0] * RANK_COUNT
-            counts[self.rank - chain + 1 : self.rank + 1] = (width,) * chain
-            for rank in kickers:
-                counts[rank] += kicker_size
-            cards = self.cards = Hand.trusted(
-                tuple(counts), chain * width + kicker_size * len(kickers)
-            )
-            self.family = (self.kind, chain, len(cards))
-            self._hash = hash((self.kind, self.rank, cards.counts))
-            return getattr(self, name)
+            chain, rank, kind = self.chain, self.rank, self.kind
+            core = _core_counts(width, chain, rank)
+            if kickers:
+                counts = list(core)
+                for kicker in kickers:
+                    counts[kicker] += kicker_size
+                core = tuple(counts)
+            size = chain * width + kicker_size * len(kickers)
+            self.cards = Hand.trusted(core, size)
+            self.family = (kind, chain, size)
+            self._hash = hash((kind, rank, core))
+            return self.cards if name == "cards" else self.family if name == "family" else self._hash
 
     @classmethod
     def parse(cls, text: str, rules: RuleSet | None = None) -> Play:
@@ -254,6 +255,21 @@ class Play:
 
 
 _LAZY_SLOTS = frozenset({"cards", "family", "_hash"})
+_CORE_COUNTS: dict[tuple[int, int, Rank], tuple[int, ...]] = {}
+
+
+def _core_counts(width: int, chain: int, top: Rank) -> tuple[int, ...]:
+    """The counts of a bare core: ``width`` cards of each of ``chain`` ranks up to ``top``.
+
+    A constant of the deck (a few hundred of them), kept once made.
+    """
+    key = (width, chain, top)
+    counts = _CORE_COUNTS.get(key)
+    if counts is None:
+        made = [0] * RANK_COUNT
+        made[top - chain + 1 : top + 1] = [width] * chain
+        counts = _CORE_COUNTS[key] = tuple(made)
+    return counts
 _new_play = object.__new__
 
 
