@@ -1,13 +1,15 @@
 """Batch throughput on local workers and a local Dask cluster, and the client's memory.
 
     python benchmarks/batch.py [--deals 10000] [--memory-lines 1000000]
+                               [--json benchmarks/results/batch.json]
 
 Writes a corpus of planted full deals and times ``cpsolver batch`` on it with
 1 and 2 local workers and with a 2-worker Dask LocalCluster (deals per second
 and scaling efficiency against one worker). Then streams a corpus of
 ``--memory-lines`` tiny endgames through one worker with the search engine and
 reports the client's peak memory next to that of a run on a hundredth of it:
-streaming keeps it flat.
+streaming keeps it flat. ``--json`` writes the figures for
+``benchmarks/speed_section.py``, which renders the README's paragraph.
 """
 
 from __future__ import annotations
@@ -18,9 +20,11 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from cpsolver.dealformat import deal_as_dict
 from cpsolver.dealgen import generate
+from cpsolver.engines import DEFAULT_ENGINE
 
 
 def write_corpus(path: Path, kind: str, count: int, sizes: str | None = None) -> None:
@@ -58,31 +62,38 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=10_000)
     parser.add_argument("--memory-lines", type=int, default=1_000_000)
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
     options = parser.parse_args()
+    report: dict[str, Any] = {"deals": options.deals, "engine": DEFAULT_ENGINE, "throughput": {}}
     with tempfile.TemporaryDirectory() as folder:
         corpus = Path(folder) / "planted.jsonl"
         write_corpus(corpus, "planted", options.deals)
-        print(f"{options.deals} planted full deals, cpsat engine")
+        print(f"{options.deals} planted full deals, {DEFAULT_ENGINE} engine (the default)")
         base = None
-        for label, flags in [
-            ("1 worker", ["--workers", "1"]),
-            ("2 workers", ["--workers", "2"]),
-            ("Dask LocalCluster, 2 workers", ["--local-cluster", "2"]),
+        for key, label, flags in [
+            ("workers_1", "1 worker", ["--workers", "1"]),
+            ("workers_2", "2 workers", ["--workers", "2"]),
+            ("dask_2", "Dask LocalCluster, 2 workers", ["--local-cluster", "2"]),
         ]:
             summary = batch(corpus, *flags)
             rate = float(summary["deals_per_second"])  # type: ignore[arg-type]
             base = base or rate
-            print(
-                f"  {label:<30}{rate:>8.1f} deals/s  efficiency {rate / base / (1 if label == '1 worker' else 2):.0%}"
-            )
+            efficiency = rate / base / (1 if key == "workers_1" else 2)
+            report["throughput"][key] = {"deals_per_second": rate, "efficiency": efficiency}
+            print(f"  {label:<30}{rate:>8.1f} deals/s  efficiency {efficiency:.0%}")
+        report["memory"] = []
         for lines in (options.memory_lines // 100, options.memory_lines):
             tiny = Path(folder) / f"tiny-{lines}.jsonl"
             write_corpus(tiny, "endgame", lines, "1-3,1-3,1-3")
             summary = batch(tiny, "--workers", "1", "--engine", "search")
+            report["memory"].append({"lines": lines, "peak_memory_mb": summary["peak_memory_mb"]})
             print(
                 f"  {lines:>9} endgame lines: client peak memory {summary['peak_memory_mb']} MB, "
                 f"{summary['deals_per_second']} deals/s"
             )
+    if options.json:
+        options.json.parent.mkdir(parents=True, exist_ok=True)
+        options.json.write_text(json.dumps(report, indent=1) + "\n")
 
 
 if __name__ == "__main__":

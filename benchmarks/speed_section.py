@@ -3,6 +3,7 @@
     python benchmarks/solve.py --json benchmarks/results/solve.json
     python benchmarks/movegen.py --json benchmarks/results/movegen.json
     python benchmarks/explain.py --json benchmarks/results/explain.json
+    python benchmarks/batch.py --json benchmarks/results/batch.json
     python benchmarks/speed_section.py [--check]
 
 Rewrites the part of README.md between the two ``speed`` markers from the
@@ -213,12 +214,35 @@ def explain_section(explain: dict[str, Any]) -> list[str]:
     ]
 
 
+def batch_section(batch: dict[str, Any]) -> list[str]:
+    throughput = batch["throughput"]
+    one, two, dask = throughput["workers_1"], throughput["workers_2"], throughput["dask_2"]
+    small, large = batch["memory"]
+    return [
+        "",
+        (
+            f"`python benchmarks/batch.py` runs `cpsolver batch` on {batch['deals']:,} planted "
+            f"full deals with the default engine (`{batch['engine']}`): "
+            f"{one['deals_per_second']:.0f} deals/s on one worker, "
+            f"{two['deals_per_second']:.0f} on two local workers "
+            f"({two['efficiency']:.0%} scaling efficiency) and "
+            f"{dask['deals_per_second']:.0f} on a two-worker Dask LocalCluster "
+            f"({dask['efficiency']:.0%}); wall time, on a machine shared with other work. "
+            f"Streaming keeps the client flat: {small['peak_memory_mb']} MB peak on a "
+            f"{small['lines']:,}-line corpus, {large['peak_memory_mb']} MB on a "
+            f"{large['lines']:,}-line one."
+        ),
+    ]
+
+
 def render() -> str:
     """The generated part of the section, from the JSON results."""
     solve = json.loads((RESULTS / "solve.json").read_text())
     movegen = json.loads((RESULTS / "movegen.json").read_text())
     explain = json.loads((RESULTS / "explain.json").read_text())
+    batch = json.loads((RESULTS / "batch.json").read_text())
     lines = spring_section(solve) + movegen_section(movegen) + explain_section(explain)
+    lines += batch_section(batch)
     return START + "\n".join(lines) + "\n" + END
 
 
