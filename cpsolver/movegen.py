@@ -20,153 +20,13 @@ from functools import cache
 from itertools import combinations
 
 from cpsolver.cards import BLACK_JOKER, RANK_COUNT, RED_JOKER, TWO, Hand, Rank
-from cpsolver.plays import (
-    Kind,
-    Pattern,
-    Play,
-    kicker_limits,
-    lazy_cores,
-    lazy_play,
-    lazy_plays,
-    patterns,
-    rocket,
-)
+from cpsolver.movetables import Core, Kickers, PlayTable, shared_limits
+from cpsolver.plays import Kind, Pattern, Play, patterns, rocket
 from cpsolver.rules import RuleSet, standard_rules
 
 _RANKS = range(RANK_COUNT)
-_Kickers = tuple[Rank, ...]
-_Core = tuple[int, Rank]  # (chain, top)
-# One core's plays with kickers: the first hand's (choices, plays), then a dictionary.
-_Interned = tuple[list[_Kickers], list[Play]] | dict[_Kickers, Play]
-_Limits = dict[tuple[Rank, Rank], tuple[int, ...]]
 # _ENDING_AT[top][n - 1] is the core (n, top): made once, sliced per hand.
 _ENDING_AT = tuple(tuple((n, top) for n in range(1, top + 2)) for top in _RANKS)
-
-
-class _Table:
-    """One pattern compiled for generation: its interned plays, filled on demand.
-
-    Single-rank patterns (a pair, a bomb, a triplet with kickers) key their
-    cores by rank, chains by ``(chain, top)``. On demand, so that a fresh
-    process builds only what its first hands need.
-    """
-
-    __slots__ = (
-        "cores",
-        "distinct",
-        "kicked",
-        "kicker_size",
-        "kind",
-        "limits",
-        "max_chain",
-        "min_chain",
-        "pattern",
-        "recipe",
-        "wanted",
-        "width",
-    )
-
-    def __init__(
-        self, pattern: Pattern, rules: RuleSet, limits: dict[Pattern, _Limits] | None
-    ) -> None:
-        self.pattern = pattern
-        self.kind = pattern.kind
-        # Whether no rank may ever give this pattern two kickers (the fast path).
-        most = (
-            rules.most_singles_of_a_rank if pattern.kicker_size == 1 else 2 - rules.pairs_distinct
-        )
-        self.distinct = most <= 1
-        self.width = pattern.width
-        self.kicker_size = pattern.kicker_size
-        self.recipe = (pattern.width, pattern.kicker_size)  # shared by every lazy play
-        self.wanted = pattern.kickers_per_link  # kickers per core rank
-        self.min_chain = pattern.min_chain
-        self.max_chain = pattern.max_chain
-        # kicker_limits by the core's (low, top), shared by the generators of one rule set.
-        self.limits: _Limits = {}
-        if limits is not None and pattern.kicker_size and not self.distinct:
-            self.limits = limits.setdefault(pattern, {})
-        self.cores: dict[Rank | _Core, Play] = {}
-        self.kicked: dict[_Core, _Interned] = {}
-
-    def core(self, chain: int, top: Rank) -> Play:
-        """The interned play of the bare core ``chain`` ranks ending at ``top``."""
-        key = top if self.max_chain == 1 else (chain, top)
-        play = self.cores.get(key)
-        if play is None:
-            play = self.cores[key] = lazy_play(self.kind, top, chain, (), self.recipe)
-        return play
-
-    def rank_plays(self, ranks: list[Rank]) -> list[Play]:
-        """The interned plays of single-rank bare cores (a pair, a bomb) at these ranks."""
-        known = self.cores
-        if not known:  # a fresh generator: every play is new, built in one go
-            built = lazy_cores(self.kind, ranks, 1, self.recipe)
-            known.update(zip(ranks, built))
-            return built
-        found = list(map(known.get, ranks))
-        if all(found):  # a play is never falsy
-            return found  # type: ignore[return-value]
-        missing = [rank for rank, play in zip(ranks, found) if play is None]
-        known.update(zip(missing, lazy_cores(self.kind, missing, 1, self.recipe)))
-        return [known[rank] for rank in ranks]
-
-    def chain_plays(self, cores: list[_Core]) -> list[Play]:
-        """The interned plays of these bare chains."""
-        known = self.cores
-        if not known:  # a fresh generator: every play is new, built in one go
-            chains, tops = zip(*cores)
-            built = lazy_cores(self.kind, tops, chains, self.recipe)
-            known.update(zip(cores, built))
-            return built
-        found = list(map(known.get, cores))
-        if all(found):
-            return found  # type: ignore[return-value]
-        missing = [core for core, play in zip(cores, found) if play is None]
-        chains, tops = zip(*missing)
-        known.update(zip(missing, lazy_cores(self.kind, tops, chains, self.recipe)))
-        return [known[core] for core in cores]
-
-    def kicked_plays(self, core: _Core, choices: list[_Kickers]) -> list[Play]:
-        """The interned plays of one core, ``(chain, top)``, one per choice of kickers."""
-        known = self.kicked.get(core)
-        chain, top = core
-        if known is None:  # a core never seen: every play is new, built in one go
-            built = lazy_plays(self.kind, top, chain, choices, self.recipe)
-            # Kept as the two lists until another choice of kickers comes: a
-            # dictionary for one hand's plays would cost more than it saves.
-            self.kicked[core] = (choices, built)
-            return built
-        if isinstance(known, tuple):
-            if known[0] == choices:  # the same hand (or kickers) again
-                return known[1].copy()
-            known = self.kicked[core] = dict(zip(*known))
-        found = []
-        get = known.get
-        for kickers in choices:
-            play = get(kickers)
-            if play is None:
-                play = known[kickers] = lazy_play(self.kind, top, chain, kickers, self.recipe)
-            found.append(play)
-        return found
-
-    def multiplicities(
-        self, rules: RuleSet, counts: tuple[int, ...], low: Rank, top: Rank
-    ) -> list[int]:
-        """How many kickers each rank may give the core ``low..top``, for rules that allow repeats."""
-        limits = self.limits.get((low, top))
-        if limits is None:
-            limits = self.limits[(low, top)] = kicker_limits(rules, self.pattern, low, top)
-        if self.kicker_size == 1:
-            return list(map(min, limits, counts))
-        size = self.kicker_size
-        return [min(limit, count // size) for limit, count in zip(limits, counts)]
-
-
-@cache
-def _shared_limits(rules: RuleSet) -> dict[Pattern, _Limits]:
-    """The kicker limits of one rule set, filled as generators meet cores: rules, not hands."""
-    return {}
 
 
 class MoveGenerator:
@@ -174,8 +34,8 @@ class MoveGenerator:
 
     def __init__(self, rules: RuleSet) -> None:
         self.rules = rules
-        limits = _shared_limits(rules)
-        self._tables = [_Table(p, rules, limits) for p in patterns(rules)]
+        limits = shared_limits(rules)
+        self._tables = [PlayTable(p, rules, limits) for p in patterns(rules)]
         self._by_family = {(t.pattern.kind, t.pattern.link_size): t for t in self._tables}
         self._bomb = self._by_family[(Kind.BOMB, 4)]
         self._rocket = rocket()
@@ -204,7 +64,7 @@ class MoveGenerator:
         held: tuple[list[Rank], ...] = ([], ones, twos, threes, fours)
         found: list[Play] = []
         # Kinds with the same core shape (triplet chains, with singles, with pairs) share cores.
-        runs: dict[tuple[int, int], list[_Core]] = {}
+        runs: dict[tuple[int, int], list[Core]] = {}
         for table in self._tables:
             ranks = held[table.width]
             if not ranks:
@@ -326,7 +186,9 @@ class MoveGenerator:
                 return found
         return None
 
-    def _lowest(self, counts: tuple[int, ...], table: _Table, chain: int, top: Rank) -> Play | None:
+    def _lowest(
+        self, counts: tuple[int, ...], table: PlayTable, chain: int, top: Rank
+    ) -> Play | None:
         """The play of one core with its lowest kickers, or None if no kickers fit."""
         if not table.kicker_size:
             return table.core(chain, top)
@@ -335,7 +197,7 @@ class MoveGenerator:
         return table.kicked_plays((chain, top), choices[:1])[0] if choices else None
 
     @staticmethod
-    def _bare(table: _Table, cores: list[_Core]) -> list[Play]:
+    def _bare(table: PlayTable, cores: list[Core]) -> list[Play]:
         """The interned plays of bare cores of a table without kickers."""
         if not cores:
             return []
@@ -346,8 +208,8 @@ class MoveGenerator:
     # -- cores and kickers --------------------------------------------------
 
     def _cores_in(
-        self, counts: tuple[int, ...], table: _Table, above: Rank, chain: int
-    ) -> list[_Core]:
+        self, counts: tuple[int, ...], table: PlayTable, above: Rank, chain: int
+    ) -> list[Core]:
         """(chain, top) of each core of ``table`` in ``counts`` ranked above ``above``.
 
         ``chain`` 0 means every allowed chain length, otherwise only that one.
@@ -371,10 +233,10 @@ class MoveGenerator:
                 run = 0
         return cores
 
-    def _runs(self, ranks: list[Rank], shortest: int) -> list[_Core]:
+    def _runs(self, ranks: list[Rank], shortest: int) -> list[Core]:
         """(chain, top) of every chain of at least ``shortest`` ranks among ``ranks`` (sorted)."""
         highest = self._highest
-        cores: list[_Core] = []
+        cores: list[Core] = []
         run = 0
         previous = -2
         for top in ranks:
@@ -388,8 +250,8 @@ class MoveGenerator:
         return cores
 
     def _choices(
-        self, counts: tuple[int, ...], ranks: list[Rank], table: _Table, core: _Core
-    ) -> list[_Kickers]:
+        self, counts: tuple[int, ...], ranks: list[Rank], table: PlayTable, core: Core
+    ) -> list[Kickers]:
         """Every choice of kickers for the core ``(chain, top)``, low to high.
 
         ``ranks`` are the hand's ranks holding a kicker's worth of cards. Rule
@@ -429,7 +291,7 @@ class MoveGenerator:
             choices = [kickers for kickers in choices if kickers[-2] != BLACK_JOKER]
         return choices
 
-    def _kicker_room(self, counts: tuple[int, ...], table: _Table, chain: int, top: Rank) -> int:
+    def _kicker_room(self, counts: tuple[int, ...], table: PlayTable, chain: int, top: Rank) -> int:
         """How many kickers the hand can give this core at most: can_answer's kicker test."""
         low = top - chain + 1
         size = table.kicker_size

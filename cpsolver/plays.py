@@ -182,7 +182,9 @@ class Play:
             self.cards = Hand.trusted(core, size)
             self.family = (kind, chain, size)
             self._hash = hash((kind, rank, core))
-            return self.cards if name == "cards" else self.family if name == "family" else self._hash
+            return (
+                self.cards if name == "cards" else self.family if name == "family" else self._hash
+            )
 
     @classmethod
     def parse(cls, text: str, rules: RuleSet | None = None) -> Play:
@@ -270,6 +272,8 @@ def _core_counts(width: int, chain: int, top: Rank) -> tuple[int, ...]:
         made[top - chain + 1 : top + 1] = [width] * chain
         counts = _CORE_COUNTS[key] = tuple(made)
     return counts
+
+
 _new_play = object.__new__
 
 
