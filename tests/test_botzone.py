@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -124,6 +125,54 @@ def test_a_misbehaving_program_loses_with_the_reason(flag: str, reason: str) -> 
     program.close()
     assert forfeit is not None and reason in forfeit and forfeit.startswith("seat 0")
     assert time.monotonic() - started < 10
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}").exists() and "Z" not in _state(pid)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="reads /proc")
+@pytest.mark.parametrize(
+    ("output", "reason"),
+    [
+        ("subprocess.DEVNULL", "crashed (exit code 3)"),
+        ("None", "no answer within 2 s"),  # the child holds the output open: no end of it
+    ],
+)
+def test_what_a_crashing_program_started_does_not_outlive_it(
+    tmp_path: Path, output: str, reason: str
+) -> None:
+    pid_file = tmp_path / "grandchild.pid"
+    script = tmp_path / "bot.py"
+    script.write_text(
+        "import subprocess, sys\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'], "
+        f"stdout={output})\n"
+        f"open({str(pid_file)!r}, 'w').write(str(child.pid))\n"
+        "sys.exit(3)\n"
+    )
+    rules = standard_rules()
+    game = start_game(seeded_deals(2, 1)[0], 0, rules)
+    program = BotzoneProgram(f"{sys.executable} {script}", 0, rules, timeout=2.0)
+    forfeit = play_game(game, [program, make_agent("random", 1), make_agent("random", 2)])
+    program.close()
+    assert forfeit is not None and reason in forfeit
+    grandchild = int(pid_file.read_text())
+    deadline = time.monotonic() + 5
+    while _alive(grandchild) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(grandchild)
 
 
 def test_a_program_that_cannot_start_loses() -> None:

@@ -25,10 +25,8 @@ instead, and from then on reads only each new request, one JSON line a turn.
 from __future__ import annotations
 
 import json
-import os
 import queue
 import shlex
-import signal
 import subprocess
 import threading
 from typing import IO, Any
@@ -42,6 +40,7 @@ from cpsolver.game.view import View, last_play
 from cpsolver.plays import Kind, Play, beats, readings
 from cpsolver.reading import InputError, describe_size, limit, loads_json
 from cpsolver.rules import RuleSet, standard_rules
+from cpsolver.watchdog import GuardedGroup
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
 MAX_LINE = 1 << 20
@@ -207,20 +206,28 @@ def serve(lines: IO[str], out: IO[str], keep_running: bool, rules: RuleSet | Non
 
 
 class _Program:
-    """One run of the command: lines in, lines out, every wait bounded, its process group killed."""
+    """One run of the command: lines in, lines out, every wait bounded, all of it killed at the end.
+
+    It runs in a guarded group (:mod:`cpsolver.watchdog`): killing the group
+    ends its children too, and the watchdog ends them if cpsolver is killed.
+    """
 
     def __init__(self, argv: list[str], command: str) -> None:
         try:
-            self.process = subprocess.Popen(
+            self.group = GuardedGroup()
+        except OSError as error:
+            raise AgentFailure(f"cannot start a watchdog: {error.strerror}") from None
+        try:
+            self.process = self.group.start(
                 argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 text=True,
                 bufsize=1,
-                start_new_session=True,  # its own process group, so that all of it can be ended
             )
         except OSError as error:
+            self.group.kill()
             raise AgentFailure(f"cannot start {command!r}: {error.strerror}") from None
         self.lines: queue.Queue[str | None] = queue.Queue()
         assert self.process.stdout is not None
@@ -249,6 +256,8 @@ class _Program:
         except subprocess.TimeoutExpired:
             self.kill()
             return "closed its output without answering"
+        finally:
+            self.kill()  # what it started may outlive it
         return (
             f"exited (code {code}) without answering"
             if code == 0
@@ -256,11 +265,7 @@ class _Program:
         )
 
     def kill(self) -> None:
-        if self.process.poll() is None:
-            try:
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                self.process.kill()
+        self.group.kill()  # even once the program has ended: its children may live on
         self.process.wait()
         for stream in (self.process.stdin, self.process.stdout):
             try:
