@@ -227,7 +227,7 @@ def consistency(rows: list[dict[str, Any]]) -> str:
     mean = sum(odds)
     deviation = sum(p * (1 - p) for p in odds) ** 0.5
     return (
-        f"Check: of these {len(rows)} seeded deals, {springs} are springs (`cpsolver batch`); "
+        f"Check: of these {len(rows)} seeded deals, {springs} are springs (decided by the search engine); "
         f"their landlord hands' exact odds add up to {mean:.1f} ± {deviation:.1f} expected "
         f"springs, {(springs - mean) / deviation:+.2f} standard deviations away."
     )
