@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from cpsolver.cards import (
@@ -344,19 +345,8 @@ def lazy_cores(
     built: list[Play] = []
     append = built.append
     new = _new_play
-    if isinstance(chains, int):
-        chain = chains
-        for rank in ranks:
-            play: Play = new(Play)
-            play.kind = kind
-            play.rank = rank
-            play.chain = chain
-            play._kickers = ()
-            play._recipe = recipe
-            append(play)
-        return built
-    for rank, chain in zip(ranks, chains):
-        play = new(Play)
+    for rank, chain in zip(ranks, repeat(chains) if isinstance(chains, int) else chains):
+        play: Play = new(Play)
         play.kind = kind
         play.rank = rank
         play.chain = chain
