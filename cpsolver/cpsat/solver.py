@@ -26,19 +26,14 @@ from importlib.metadata import version
 
 from ortools.sat.python import cp_model
 
-from cpsolver.cards import BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
+from cpsolver.cards import Deal
 from cpsolver.cpsat import DEFAULT_STRATEGY, STRATEGIES, Strategy
-from cpsolver.cpsat.model import (
-    FAST_PARAMETERS,
-    OPTIMIZE_PARAMETERS,
-    Option,
-    SpringModel,
-    options_of,
-)
-from cpsolver.movegen import MoveGenerator, generator
-from cpsolver.plays import Kind, Play
+from cpsolver.cpsat.model import FAST_PARAMETERS, SpringModel, options_of
+from cpsolver.cpsat.objectives import optimize
+from cpsolver.cpsat.safety import Unsafe
+from cpsolver.movegen import generator
 from cpsolver.rules import RuleSet
-from cpsolver.spring import OBJECTIVES, Objective, SpringResult, Step, Verdict, order_plan
+from cpsolver.spring import OBJECTIVES, SpringResult, Step, Verdict, order_plan
 
 
 def solve(
@@ -64,42 +59,7 @@ def solve(
         return _decide(deal, rules, strategy, time_limit, parameters, any_plan)
     if objective not in OBJECTIVES:
         raise ValueError(f"unknown objective {objective!r} (known: {', '.join(OBJECTIVES)})")
-    started = time.perf_counter()
-    moves = generator(rules)
-    options = options_of(deal.landlord, moves)
-    model = SpringModel(deal.landlord, options, moves)
-    unsafe = _Unsafe(options, deal.peasants, moves)
-    unsafe.classify_all()
-    known = sorted(unsafe.known)
-    flag = None
-    if objective == "fewest-answerable":
-        model.minimize_plays(known)
-    else:
-        # The verdict from the same solve: a second, independent split of the
-        # hand in the same model, whose flag may be true only for a spring.
-        # Minimising the plays of the first and maximising the flag of the
-        # second are separate parts of one objective, so both are optimal.
-        decider = SpringModel(deal.landlord, options, moves, model=model.model)
-        flag = decider.spring_flag(known)
-        model.minimize_plays(reward=flag)
-    status, counts, plays = model.solve(time_limit, parameters or OPTIMIZE_PARAMETERS)
-    stats: dict[str, object] = {"engine": "cpsat", "strategy": "optimize", "options": len(options)}
-    if status != cp_model.OPTIMAL:  # only a proven optimum is an answer
-        stats["seconds"] = round(time.perf_counter() - started, 6)
-        return SpringResult(Verdict.UNKNOWN, [], stats)
-    used = [o for o, n in enumerate(counts) for _ in range(n)]
-    plan = order_plan([Step(play, o not in unsafe.known) for play, o in zip(plays, used)])
-    if flag is None:
-        value = sum(not step.safe for step in plan)
-        verdict = Verdict.SPRING if value <= 1 else Verdict.NO_SPRING
-    else:
-        assert model.solver is not None
-        value = len(plan)
-        verdict = (
-            Verdict.SPRING if model.solver.response_proto.solution[flag] else Verdict.NO_SPRING
-        )
-    stats["seconds"] = round(time.perf_counter() - started, 6)
-    return SpringResult(verdict, plan, stats, Objective(objective, value))
+    return optimize(deal, rules, objective, time_limit, parameters)
 
 
 @cache
@@ -127,7 +87,7 @@ def _decide(
     moves = generator(rules)
     options = options_of(deal.landlord, moves)
     model = SpringModel(deal.landlord, options, moves)
-    unsafe = _Unsafe(options, deal.peasants, moves)
+    unsafe = Unsafe(options, deal.peasants, moves)
     # Eager minimises from the start; lazy first decides (most deals have no
     # spring, and feasibility rounds are cheaper), then minimises.
     minimizing = not any_plan and strategy == "eager"
@@ -186,61 +146,3 @@ def _decide(
         seconds=round(time.perf_counter() - started, 6),
     )
     return SpringResult(verdict, plan, stats)
-
-
-class _Unsafe:
-    """Which options a peasant can answer: found all at once, or from answers met."""
-
-    def __init__(
-        self, options: list[Option], peasants: tuple[Hand, Hand], moves: MoveGenerator
-    ) -> None:
-        self.options = options
-        self.peasants = peasants
-        self.moves = moves
-        self.known: set[int] = set()
-        self._checked: set[int] = set()
-
-    def classify_all(self) -> None:
-        """Eager: ask the move generator about every option."""
-        for o, option in enumerate(self.options):
-            if any(self.moves.can_answer(p, option.representative) for p in self.peasants):
-                self.known.add(o)
-        self._checked = set(range(len(self.options)))
-
-    def check(self, used: list[int]) -> set[int]:
-        """Check the options a split uses; return the unsafe ones learned (cuts to add)."""
-        learned: set[int] = set()
-        for o in used:
-            if o in self._checked:
-                continue
-            self._checked.add(o)
-            play = self.options[o].representative
-            for peasant in self.peasants:
-                if self.moves.can_answer(peasant, play):
-                    learned |= self._ruled_out_by(peasant, play)
-        learned -= self.known
-        self.known |= learned
-        return learned
-
-    def _ruled_out_by(self, peasant: Hand, play: Play) -> set[int]:
-        """Every option that this peasant's answers to ``play`` make unsafe, not only ``play``."""
-        if peasant[BLACK_JOKER] and peasant[RED_JOKER]:  # the rocket answers everything else
-            return {o for o, option in enumerate(self.options) if option.kind is not Kind.ROCKET}
-        ruled = set()
-        bombs = [r for r in range(TWO + 1) if peasant[r] == 4]
-        if bombs:  # a bomb answers every non-bomb and every lower bomb
-            ruled |= {
-                o
-                for o, option in enumerate(self.options)
-                if option.kind is not Kind.ROCKET
-                and (option.kind is not Kind.BOMB or option.representative.rank < bombs[-1])
-            }
-        strongest = self.moves.strongest(peasant, play)
-        if strongest is not None:
-            ruled |= {
-                o
-                for o, option in enumerate(self.options)
-                if option.representative.family == play.family
-                and option.representative.rank < strongest.rank
-            }
-        return ruled
