@@ -75,7 +75,7 @@ def greedy_split(
         keep = []
         for at, o in enumerate(alive):
             option = options[o]
-            if any(left[r] < width for r, width in enumerate(option.core) if width):
+            if any(left[r] < width for r, width in option.cells):
                 continue  # gone for good
             keep.append(o)
             kickers = _kickers(option, rooms[o], left, both_jokers_as_kickers)
@@ -87,11 +87,11 @@ def greedy_split(
             raise ValueError("the order lacks an option for some card")  # a caller's bug
         alive = keep
         option = options[chosen.option]
-        for r, width in enumerate(option.core):
+        for r, width in option.cells:
             left[r] -= width
         for r, count in chosen.kickers:
             left[r] -= option.kicker_size * count
-        remaining -= len(option.representative.cards)
+        remaining -= option.size
         split.append(chosen)
     return split
 
@@ -125,15 +125,19 @@ def _kickers(
     return None
 
 
-def fewest_plays_bound(hand: Hand, options: Sequence[Option], caps: Sequence[Sequence[int]]) -> int:
-    """A lower bound on the plays of any split of ``hand``."""
+def fewest_plays_bound(
+    hand: Hand, options: Sequence[Option], caps: Sequence[Sequence[int]], enough: int = 0
+) -> int:
+    """A lower bound on the plays of any split of ``hand``: cheap ones first, until ``enough``."""
     total = len(hand)
     if not total:
         return 0
-    sizes = [len(option.representative.cards) for option in options]
+    sizes = [option.size for option in options]
     bound = -(-total // max(sizes))
     if total not in sizes:
         bound = max(bound, 2)
+    if bound >= enough > 0:
+        return bound
     return max(bound, _rank_bound(hand.counts, range(len(options)), caps))
 
 
@@ -158,7 +162,7 @@ def answerable_bound(
     bound = _rank_bound(stuck, answerable, caps)
     if bound == 1 and not any(
         all(caps[o][r] >= count for r, count in enumerate(stuck) if count)
-        and len(options[o].representative.cards) >= sum(stuck)
+        and options[o].size >= sum(stuck)
         for o in answerable
     ):
         bound = 2  # no answerable play can take every stuck card at once

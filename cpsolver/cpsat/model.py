@@ -11,7 +11,7 @@ with at most one unsafe play is a spring once that play is put last.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ortools.sat.python import cp_model, cp_model_helper
 
@@ -72,15 +72,20 @@ def new_model() -> cp_model.CpModel:
     return model
 
 
-@dataclass(frozen=True)
-class Option:
-    """One class of play the landlord can make: a core, and kickers of a given shape."""
+class Option(NamedTuple):
+    """One class of play the landlord can make: a core, and kickers of a given shape.
+
+    A named tuple, since a hand has dozens and a dataclass costs several
+    times as much to make.
+    """
 
     representative: Play
     core: tuple[int, ...]  # cards of each rank in the core
     kicker_size: int  # 1 singles, 2 pairs, 0 none
     kicker_count: int  # how many kickers one use carries
     most_uses: int
+    size: int = 0  # cards in one play, kickers included
+    cells: tuple[tuple[Rank, int], ...] = ()  # the core's (rank, cards) pairs
 
     @property
     def kind(self) -> Kind:
@@ -88,23 +93,46 @@ class Option:
         return self.representative.kind
 
 
+# What an option takes from its representative play alone, made once per play
+# (plays are interned by the move generator): core, kicker shape, size, cells,
+# and the core's ranks and width for counting its uses.
+_Shape = tuple[tuple[int, ...], int, int, int, tuple[tuple[Rank, int], ...], int, int, int]
+_SHAPES: dict[Play, _Shape] = {}
+
+
+def _shape(play: Play, moves: MoveGenerator) -> _Shape:
+    pattern = moves.pattern_of(play)
+    core = [0] * RANK_COUNT
+    if pattern is None:  # the rocket
+        core[BLACK_JOKER] = core[RED_JOKER] = 1
+        size = count = 0
+        low, width = BLACK_JOKER, 1
+    else:
+        low, width = play.rank - play.chain + 1, pattern.width
+        core[low : play.rank + 1] = [width] * play.chain
+        size, count = pattern.kicker_size, pattern.kickers_per_link * play.chain
+    cells = tuple((r, w) for r, w in enumerate(core) if w)
+    found = _SHAPES[play] = (
+        tuple(core),
+        size,
+        count,
+        sum(core) + size * count,
+        cells,
+        low,
+        cells[-1][0] + 1,
+        width,
+    )
+    return found
+
+
 def options_of(hand: Hand, moves: MoveGenerator) -> list[Option]:
     """Every option of ``hand`` under the generator's rules."""
+    counts = hand.counts
     found = []
     for play in moves.representatives(hand):
-        pattern = moves.pattern_of(play)
-        core = [0] * RANK_COUNT
-        if pattern is None:  # the rocket
-            core[BLACK_JOKER] = core[RED_JOKER] = 1
-            size = count = 0
-            most = 1
-        else:
-            low = play.rank - play.chain + 1
-            for r in range(low, play.rank + 1):
-                core[r] = pattern.width
-            size, count = pattern.kicker_size, pattern.kickers_per_link * play.chain
-            most = min(hand.counts[low : play.rank + 1]) // pattern.width
-        found.append(Option(play, tuple(core), size, count, most))
+        core, size, count, cards, cells, low, stop, width = _SHAPES.get(play) or _shape(play, moves)
+        most = min(counts[low:stop]) // width
+        found.append(Option(play, core, size, count, most, cards, cells))
     return found
 
 

@@ -64,23 +64,27 @@ def optimize(
     known = unsafe.known
     caps = capacities(options, rooms)
     jokers = moves.rules.both_jokers_as_kickers
-    largest_first = sorted(range(len(options)), key=lambda o: -len(options[o].representative.cards))
+    largest_first = sorted(range(len(options)), key=lambda o: -options[o].size)
     safe_first = sorted(largest_first, key=lambda o: o in known)  # stable: larger first in each
-    cautious = greedy_split(hand, options, rooms, safe_first, jokers)
-    answerable_low = answerable_bound(hand, options, caps, known)
     stats: dict[str, object] = {"engine": "cpsat", "strategy": "optimize", "options": len(options)}
     verdict: Verdict | None = None
     if objective == "fewest-answerable":
-        best = cautious
-        low, high = answerable_low, _answerable(cautious, known)
+        best = greedy_split(hand, options, rooms, safe_first, jokers)
+        low, high = answerable_bound(hand, options, caps, known), _answerable(best, known)
     else:
-        greedy = greedy_split(hand, options, rooms, largest_first, jokers)
-        best = min(greedy, cautious, key=len)
-        low, high = fewest_plays_bound(hand, options, caps), len(best)
-        if min(_answerable(cautious, known), _answerable(best, known)) <= 1:
+        best = greedy_split(hand, options, rooms, largest_first, jokers)
+        low = fewest_plays_bound(hand, options, caps, enough=len(best))
+        if _answerable(best, known) > 1:
+            cautious = greedy_split(hand, options, rooms, safe_first, jokers)
+            if _answerable(cautious, known) <= 1:
+                verdict, stats["verdict_by"] = Verdict.SPRING, "greedy split"
+            elif answerable_bound(hand, options, caps, known) > 1:
+                verdict, stats["verdict_by"] = Verdict.NO_SPRING, "bound"
+            if len(cautious) < len(best):
+                best = cautious
+        else:
             verdict, stats["verdict_by"] = Verdict.SPRING, "greedy split"
-        elif answerable_low > 1:
-            verdict, stats["verdict_by"] = Verdict.NO_SPRING, "bound"
+        high = len(best)
     stats["bounds"] = [low, high]
     plan = _steps(options, best, known)
     if low == high and (verdict is not None or objective == "fewest-answerable"):
