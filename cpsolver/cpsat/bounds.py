@@ -147,25 +147,43 @@ def answerable_bound(
     caps: Sequence[Sequence[int]],
     unsafe: set[int],
 ) -> int:
-    """A lower bound on the answerable plays of any split of ``hand``; above 1 means no spring."""
+    """A lower bound on the answerable plays of any split of ``hand``; above 1 means no spring.
+
+    Beside the counting over stuck cards: cards of ranks in no safe option's
+    core ("loose") can go in a safe play only as kickers, and the safe plays
+    carry at most ``kicked[r]`` kicker cards for the cores at each rank ``r``;
+    the loose cards beyond that must all go in the one answerable play.
+    """
     counts = hand.counts
     coverable = [False] * RANK_COUNT
-    for o, cap in enumerate(caps):
-        if o not in unsafe:
-            for r, most in enumerate(cap):
-                if most:
-                    coverable[r] = True
+    cored = [False] * RANK_COUNT
+    kicked = [0] * RANK_COUNT
+    for o, option in enumerate(options):
+        if o in unsafe:
+            continue
+        for r, most in enumerate(caps[o]):
+            if most:
+                coverable[r] = True
+        per_link = option.kicker_size * option.kicker_count // len(option.cells)
+        for r, width in option.cells:
+            cored[r] = True
+            kicked[r] = max(kicked[r], counts[r] // width * per_link)
     stuck = [0 if coverable[r] else count for r, count in enumerate(counts)]
-    if not any(stuck):
-        return 0
     answerable = sorted(unsafe)
-    bound = _rank_bound(stuck, answerable, caps)
+    bound = _rank_bound(stuck, answerable, caps) if any(stuck) else 0
+    loose = [0 if cored[r] else count for r, count in enumerate(counts)]
+    spare = sum(loose) - sum(kicked)  # loose cards that no safe play can carry
+    if spare > 0:
+        # Each answerable play holds at most ``held[o]`` loose cards.
+        held = [min(options[o].size, sum(map(min, caps[o], loose))) for o in answerable]
+        bound = max(bound, -(-spare // max(held)))
     if bound == 1 and not any(
         all(caps[o][r] >= count for r, count in enumerate(stuck) if count)
         and options[o].size >= sum(stuck)
+        and min(options[o].size, sum(map(min, caps[o], loose))) >= spare
         for o in answerable
     ):
-        bound = 2  # no answerable play can take every stuck card at once
+        bound = 2  # no answerable play can take every stuck card and the spare loose ones
     return bound
 
 
