@@ -10,7 +10,8 @@ and lazy), each with the natural plan (fewest plays, the default) and with
 write in an afternoon, a naive DFS over RLCard's move generator
 (``benchmarks/rlcard_dfs.py``; ``pip install '.[bench]'``). Prints the
 median, p90, p99 and max in ms per deal, the springs, and each median against
-the baseline's. Verdicts, natural plan lengths and optima must agree across
+the baseline's; for CP-SAT's objectives, how many optima its bounds proved
+without a solve, and how its fewest-plays verdicts were found. Verdicts, natural plan lengths and optima must agree across
 our engines, and the baseline's verdicts with ours under the ``rlcard``
 profile: the run stops on any difference. ``--json`` writes the figures for
 ``benchmarks/speed_section.py``, which renders the README's "Speed" section.
@@ -87,6 +88,10 @@ def run_kind(kind: str, deals: list[Deal]) -> dict[str, Any]:
     """Every solver on every deal, in turn; the figures per solver, agreement checked."""
     times: dict[str, list[float]] = {name: [] for name in [*SPRING, *OBJECTIVES, BASELINE]}
     springs: dict[str, int] = dict.fromkeys(times, 0)
+    # CP-SAT's objectives: how many optima its bounds proved without a solve,
+    # and how its fewest-plays verdicts were found.
+    by_bounds: dict[str, int] = dict.fromkeys(OBJECTIVES, 0)
+    verdicts_by: dict[str, int] = {}
     agree_rlcard = 0
     for number, deal in enumerate(deals):
         verdicts, lengths = set(), set()
@@ -105,6 +110,10 @@ def run_kind(kind: str, deals: list[Deal]) -> dict[str, Any]:
             verdicts.add(result.verdict)
             assert result.objective is not None
             optima.setdefault(name.split()[1], set()).add(result.objective.value)
+            by_bounds[name] += result.stats.get("proof") == "bounds"
+            if name == "cpsat fewest-plays":
+                way = result.stats["verdict_by"]
+                verdicts_by[way] = verdicts_by.get(way, 0) + 1
         hands = [str(hand) for hand in deal.hands]
         baseline, seconds = timed(lambda h=hands: rlcard_has_spring(*h))  # type: ignore[misc]
         times[BASELINE].append(seconds)
@@ -124,7 +133,14 @@ def run_kind(kind: str, deals: list[Deal]) -> dict[str, Any]:
         }
         for name, values in times.items()
     }
-    return {"deals": len(deals), "rows": rows, "baseline_agrees_with_rlcard_profile": agree_rlcard}
+    for name, count in by_bounds.items():
+        rows[name]["by_bounds"] = count
+    return {
+        "deals": len(deals),
+        "rows": rows,
+        "baseline_agrees_with_rlcard_profile": agree_rlcard,
+        "cpsat_fewest_plays_verdicts_by": verdicts_by,
+    }
 
 
 def main() -> None:
@@ -157,6 +173,10 @@ def main() -> None:
                 f"{kind:<9}{name:<30}{row['median']:8.3f}{row['p90']:8.3f}{row['p99']:8.3f}"
                 f"{row['max']:8.2f}{row['springs']:9d}{row['vs_baseline']:10.2f}x"
             )
+        for name in OBJECTIVES:
+            if name.startswith("cpsat"):
+                print(f"{kind:<9}{name}: {found['rows'][name]['by_bounds']} optima by bounds alone")
+        print(f"{kind:<9}cpsat fewest-plays verdicts by: {found['cpsat_fewest_plays_verdicts_by']}")
         print(
             f"{kind:<9}the baseline agrees with cpsolver --rules rlcard on "
             f"{found['baseline_agrees_with_rlcard_profile']} of {len(deals)} deals"

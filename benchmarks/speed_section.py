@@ -96,21 +96,36 @@ def spring_section(solve: dict[str, Any]) -> list[str]:
         ),
         "",
         (
-            "The objectives (`--objective`), on the same deals; CP-SAT's `fewest-plays` "
-            "decides the spring in the same solve, with a second, independent split of the "
-            "hand in the same model:"
+            "The objectives (`--objective`), on the same deals. CP-SAT first bounds the "
+            "optimum: a greedy split of the hand from above, counting arguments from below "
+            "(`cpsolver/cpsat/bounds.py`); when they meet, the greedy split is the proven "
+            "optimum and no solve is made (`by bounds`, of the deals). Its `fewest-plays` "
+            "takes the spring verdict from a greedy split with at most one answerable play or "
+            "from the bound on answerable plays when it can, and otherwise from a second, "
+            "independent split of the hand in the same model: one solve at most."
         ),
         "",
-        "| deals | objective | search median | cpsat median | cpsat / search | search max | cpsat max |",
-        "|---|---|---|---|---|---|---|",
+        (
+            "| deals | objective | search median | cpsat median | cpsat / search "
+            "| search max | cpsat max | by bounds |"
+        ),
+        "|---|---|---|---|---|---|---|---|",
     ]
     for kind, found in solve["kinds"].items():
         for objective in ("fewest-plays", "fewest-answerable"):
             s, c = found["rows"][f"search {objective}"], found["rows"][f"cpsat {objective}"]
             lines.append(
                 f"| {kind} | {objective} | {ms(s['median'])} | {ms(c['median'])} | "
-                f"{c['median'] / s['median']:.1f}x | {ms(s['max'])} | {ms(c['max'])} |"
+                f"{c['median'] / s['median']:.1f}x | {ms(s['max'])} | {ms(c['max'])} | "
+                f"{c.get('by_bounds', 0)} of {found['deals']:,} |"
             )
+    verdicts = [
+        f"{kind}: " + ", ".join(f"{count} by {way}" for way, count in sorted(found[key].items()))
+        for kind, found in solve["kinds"].items()
+        if (key := "cpsat_fewest_plays_verdicts_by") in found
+    ]
+    if verdicts:
+        lines += ["", "CP-SAT's `fewest-plays` verdicts were found " + "; ".join(verdicts) + "."]
     return lines
 
 
