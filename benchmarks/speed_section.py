@@ -119,13 +119,15 @@ def spring_section(solve: dict[str, Any]) -> list[str]:
                 f"{c['median'] / s['median']:.1f}x | {ms(s['max'])} | {ms(c['max'])} | "
                 f"{c.get('by_bounds', 0)} of {found['deals']:,} |"
             )
+    ways = {"greedy split": "a greedy split", "bound": "the bound", "cp-sat": "the solve"}
     verdicts = [
-        f"{kind}: " + ", ".join(f"{count} by {way}" for way, count in sorted(found[key].items()))
+        f"{kind} deals "
+        + ", ".join(f"{found[key].get(way, 0)} by {words}" for way, words in ways.items())
         for kind, found in solve["kinds"].items()
         if (key := "cpsat_fewest_plays_verdicts_by") in found
     ]
     if verdicts:
-        lines += ["", "CP-SAT's `fewest-plays` verdicts were found " + "; ".join(verdicts) + "."]
+        lines += ["", "CP-SAT's `fewest-plays` spring verdicts: " + "; ".join(verdicts) + "."]
     return lines
 
 
