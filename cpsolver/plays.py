@@ -2,9 +2,10 @@
 
 Every kind but the rocket is a *core* — ``width`` cards of each of ``chain``
 consecutive ranks — plus, for some kinds, *kickers*: single cards or pairs
-attached to the core. A :class:`Pattern` says this for one kind under one
-rule set, and :func:`classify` reads a multiset of cards against every
-pattern, directly from the definitions in docs/RULES.md.
+attached to the core. A :class:`~cpsolver.patterns.Pattern` says this for
+one kind under one rule set (:mod:`cpsolver.patterns`), and :func:`classify`
+reads a multiset of cards against every pattern, directly from the
+definitions in docs/RULES.md.
 
 >>> play = classify("777888 T J")
 >>> play.kind, rank_symbol(play.rank), play.shape
@@ -16,9 +17,6 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from enum import StrEnum
-from functools import cache
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
@@ -31,103 +29,40 @@ from cpsolver.cards import (
     rank_symbol,
 )
 from cpsolver.errors import AmbiguousPlayError, InvalidPlayError
+from cpsolver.patterns import (
+    KIND_ORDER,
+    SEQUENCE_KINDS,
+    TRIPLET_CHAIN_KINDS,
+    Kind,
+    Pattern,
+    kicker_limit,
+    kicker_limits,
+    patterns,
+)
 from cpsolver.rules import RuleSet, standard_rules
 
+# Kinds, patterns and kicker limits live in cpsolver.patterns; they are named
+# here as well, where every caller has always found them.
+__all__ = [
+    "KIND_ORDER",
+    "ROCKET_CARDS",
+    "Kind",
+    "Pattern",
+    "Play",
+    "beats",
+    "classify",
+    "kicker_limit",
+    "kicker_limits",
+    "lazy_cores",
+    "lazy_play",
+    "lazy_plays",
+    "patterns",
+    "readings",
+    "rocket",
+]
 
-class Kind(StrEnum):
-    """The thirteen kinds of docs/RULES.md, in its order; values are the names used everywhere."""
 
-    SINGLE = "single"
-    PAIR = "pair"
-    TRIPLET = "triplet"
-    TRIPLET_SINGLE = "triplet_single"
-    TRIPLET_PAIR = "triplet_pair"
-    SEQUENCE = "sequence"
-    PAIR_SEQUENCE = "pair_sequence"
-    TRIPLET_SEQUENCE = "triplet_sequence"
-    TRIPLET_SEQUENCE_SINGLES = "triplet_sequence_singles"
-    TRIPLET_SEQUENCE_PAIRS = "triplet_sequence_pairs"
-    BOMB = "bomb"
-    ROCKET = "rocket"
-    QUADPLEX = "quadplex"
-
-
-KIND_ORDER = {kind: index for index, kind in enumerate(Kind)}
 ROCKET_CARDS = Hand.from_ranks((BLACK_JOKER, RED_JOKER))
-
-# Rule "the shape that beating compares": sequences by their length, the
-# triplet family by its number of triplets, quadplexes by their kickers.
-_SEQUENCE_KINDS = frozenset({Kind.SEQUENCE, Kind.PAIR_SEQUENCE})
-_TRIPLET_CHAIN_KINDS = frozenset(
-    {Kind.TRIPLET_SEQUENCE, Kind.TRIPLET_SEQUENCE_SINGLES, Kind.TRIPLET_SEQUENCE_PAIRS}
-)
-
-
-@dataclass(frozen=True, slots=True)
-class Pattern:
-    """The structure of one kind under a rule set.
-
-    ``width`` cards of each of ``chain`` consecutive ranks, with ``chain`` in
-    ``min_chain..max_chain``, plus ``kickers_per_link * chain`` kickers of
-    ``kicker_size`` cards each (1: singles, 2: pairs, 0: no kickers).
-    """
-
-    kind: Kind
-    width: int
-    min_chain: int
-    max_chain: int
-    kicker_size: int = 0
-    kickers_per_link: int = 0
-
-    @property
-    def link_size(self) -> int:
-        """Cards per core rank, kickers included."""
-        return self.width + self.kicker_size * self.kickers_per_link
-
-    def top_ranks(self, chain: int, highest_chain_rank: Rank) -> range:
-        """The ranks a core of this chain length may end on.
-
-        Rule "sequences stay within 3..A": a chain of two or more ranks never
-        reaches past the rule set's highest chain rank; a single rank may be
-        any rank (the deck itself keeps jokers out of pairs and triplets).
-        """
-        last = highest_chain_rank if chain > 1 else RANK_COUNT - 1
-        return range(chain - 1, last + 1)
-
-    @property
-    def noun(self) -> str:
-        """The kind in words, for error messages."""
-        if self.kind is Kind.QUADPLEX:
-            return "quadplex"
-        if self.kind in _TRIPLET_CHAIN_KINDS:
-            return "triplet sequence"
-        return "triplet"
-
-
-@cache
-def patterns(rules: RuleSet) -> tuple[Pattern, ...]:
-    """Every kind's pattern under ``rules`` (the rocket has none), in kind order."""
-    chain_ranks = rules.highest_chain_rank + 1
-    triplets = rules.triplet_min_length
-    found = [
-        Pattern(Kind.SINGLE, 1, 1, 1),
-        Pattern(Kind.PAIR, 2, 1, 1),
-        Pattern(Kind.TRIPLET, 3, 1, 1),
-        Pattern(Kind.TRIPLET_SINGLE, 3, 1, 1, kicker_size=1, kickers_per_link=1),
-        Pattern(Kind.TRIPLET_PAIR, 3, 1, 1, kicker_size=2, kickers_per_link=1),
-        Pattern(Kind.SEQUENCE, 1, rules.single_min_length, chain_ranks),
-        Pattern(Kind.PAIR_SEQUENCE, 2, rules.pair_min_length, chain_ranks),
-        Pattern(Kind.TRIPLET_SEQUENCE, 3, triplets, chain_ranks),
-        Pattern(Kind.TRIPLET_SEQUENCE_SINGLES, 3, triplets, chain_ranks, 1, 1),
-        Pattern(Kind.TRIPLET_SEQUENCE_PAIRS, 3, triplets, chain_ranks, 2, 1),
-        Pattern(Kind.BOMB, 4, 1, 1),
-    ]
-    # Rule "quadplex shapes": which of the two kicker shapes the rule set allows.
-    if "singles" in rules.quadplex_shapes:
-        found.append(Pattern(Kind.QUADPLEX, 4, 1, 1, kicker_size=1, kickers_per_link=2))
-    if "pairs" in rules.quadplex_shapes:
-        found.append(Pattern(Kind.QUADPLEX, 4, 1, 1, kicker_size=2, kickers_per_link=2))
-    return tuple(found)
 
 
 class Play:
@@ -205,9 +140,9 @@ class Play:
         chains, ``{"kickers": "singles" | "pairs"}`` for a quadplex, and
         ``{}`` where the kind alone fixes the shape.
         """
-        if self.kind in _SEQUENCE_KINDS:
+        if self.kind in SEQUENCE_KINDS:
             return {"length": self.chain}
-        if self.kind in _TRIPLET_CHAIN_KINDS:
+        if self.kind in TRIPLET_CHAIN_KINDS:
             return {"triplets": self.chain}
         if self.kind is Kind.QUADPLEX:
             return {"kickers": "singles" if self.size == 6 else "pairs"}
@@ -444,42 +379,6 @@ def _read(hand: Hand, rules: RuleSet, faults: list[str] | None) -> list[Play]:
             elif faults is not None:
                 faults.append(fault)
     return found
-
-
-def kicker_limit(rules: RuleSet, pattern: Pattern, low: Rank, top: Rank, rank: Rank) -> int:
-    """The most kickers of ``rank`` that one play with the core ``low..top`` may carry.
-
-    >>> rules = standard_rules()
-    >>> pattern = patterns(rules)[8]  # triplet_sequence_singles
-    >>> kicker_limit(rules, pattern, 0, 1, 0), kicker_limit(rules, pattern, 0, 1, 5)
-    (0, 1)
-    """
-    return kicker_limits(rules, pattern, low, top)[rank]
-
-
-@cache
-def kicker_limits(rules: RuleSet, pattern: Pattern, low: Rank, top: Rank) -> tuple[int, ...]:
-    """:func:`kicker_limit` for every rank at once, as the move generator asks it.
-
-    Cached: a table of the rules (a few hundred cores at most), not of any hand.
-
-    >>> kicker_limits(standard_rules(), patterns(standard_rules())[3], 2, 2)
-    (1, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)
-    """
-    # Rule "distinct kickers": 333444 5555 and JJJJ 9999 are no plays; and for
-    # singles 777888 33 and 6666 8 8 are none when one single of a rank is allowed.
-    if pattern.kicker_size == 2:
-        most = 1 if rules.pairs_distinct else 2
-    else:
-        most = rules.most_singles_of_a_rank
-    limits = [most] * RANK_COUNT
-    # Rule "kickers differ from the core": 6666 is a bomb, never 666 + 6.
-    limits[low : top + 1] = [0] * (top - low + 1)
-    if pattern.kicker_size == 1 and pattern.width == 3 and top > low:
-        for rank in (low - 1, top + 1):
-            if 0 <= rank <= rules.highest_chain_rank:
-                limits[rank] = min(most, rules.most_singles_extending_the_chain)
-    return tuple(limits)
 
 
 def _kicker_fault(rest: list[int], core: range, pattern: Pattern, rules: RuleSet) -> str | None:
