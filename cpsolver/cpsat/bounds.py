@@ -149,14 +149,15 @@ def answerable_bound(
 ) -> int:
     """A lower bound on the answerable plays of any split of ``hand``; above 1 means no spring.
 
-    Beside the counting over stuck cards: cards of ranks in no safe option's
-    core ("loose") can go in a safe play only as kickers, and the safe plays
-    carry at most ``kicked[r]`` kicker cards for the cores at each rank ``r``;
-    the loose cards beyond that must all go in the one answerable play.
+    Beside the counting over stuck cards: safe cores take at most ``cored[r]``
+    cards of rank ``r`` (each safe option's core there, times its most uses);
+    the rest ("loose") can go in a safe play only as kickers, and the safe
+    plays carry at most ``kicked[r]`` kicker cards for the cores at each rank
+    ``r``; the loose cards beyond that must go in answerable plays.
     """
     counts = hand.counts
     coverable = [False] * RANK_COUNT
-    cored = [False] * RANK_COUNT
+    cored = [0] * RANK_COUNT  # the most cards of each rank safe cores can take
     kicked = [0] * RANK_COUNT
     for o, option in enumerate(options):
         if o in unsafe:
@@ -166,12 +167,12 @@ def answerable_bound(
                 coverable[r] = True
         per_link = option.kicker_size * option.kicker_count // len(option.cells)
         for r, width in option.cells:
-            cored[r] = True
+            cored[r] += width * option.most_uses
             kicked[r] = max(kicked[r], counts[r] // width * per_link)
     stuck = [0 if coverable[r] else count for r, count in enumerate(counts)]
     answerable = sorted(unsafe)
     bound = _rank_bound(stuck, answerable, caps) if any(stuck) else 0
-    loose = [0 if cored[r] else count for r, count in enumerate(counts)]
+    loose = [max(count - cored[r], 0) for r, count in enumerate(counts)]
     spare = sum(loose) - sum(kicked)  # loose cards that no safe play can carry
     if spare > 0:
         # Each answerable play holds at most ``held[o]`` loose cards.
