@@ -2,8 +2,7 @@
 
 The objectives (fewest plays, fewest answerable plays) are proven by CP-SAT;
 on small hands its fixed cost is most of the time. A greedy split is a
-solution, so its value bounds the optimum from above (and seeds the solver as
-a hint); the bounds below are proofs, so when the two meet the optimum is
+solution, so its value bounds the optimum from above; the bounds below are proofs, so when the two meet the optimum is
 known without solving. Everything here works on the model's options
 (:func:`cpsolver.cpsat.model.options_of`), never on another engine's code.
 

@@ -301,22 +301,6 @@ class SpringModel:
             f"objective{{vars:[{_joined(chosen)}]coeffs:[{_joined(coefficients)}]{domain}}}",
         )
 
-    def hint_split(self, uses: Iterable[tuple[int, Iterable[tuple[Rank, int]]]]) -> None:
-        """A complete solution hint: each (option, kickers of each rank) is one play."""
-        values = dict.fromkeys(self.use_index, 0)
-        for chooser in self.kicker_index:
-            values.update(dict.fromkeys(chooser.values(), 0))
-        for o, kickers in uses:
-            values[self.use_index[o]] += 1
-            for r, count in kickers:
-                values[self.kicker_index[o][r]] += count
-        proto = self.model.proto
-        proto.clear_solution_hint()
-        _merge(
-            self.model,
-            f"solution_hint{{vars:[{_joined(values)}]values:[{_joined(values.values())}]}}",
-        )
-
     def allow_one_of(self, unsafe: Iterable[int]) -> None:
         """The cut: at most one play in all from these (unsafe) options."""
         chosen = [self.use_index[o] for o in unsafe]
