@@ -187,3 +187,16 @@ def test_hint_at_a_lead_and_as_an_answer() -> None:
     game.play(0, "5KKK")
     answer, why = advice.play_hint(game, 1)
     assert answer is None and "nothing in your hand beats" in why
+
+
+def test_hint_to_top_the_partner_when_the_landlord_is_nearly_out() -> None:
+    game = endgame(["K 3", "4 A", "2 5 6"])
+    game.bottom = Hand.parse("3")  # what the table saw of the landlord's hand: his K is unknown
+    game.play(0, "3")
+    game.play(1, "4")
+    play, why = advice.play_hint(game, 2)
+    assert play == Play.parse("2")
+    assert why.startswith("the landlord, next, holds 1 card: top your partner's play")
+    game.play(2, None)
+    _, why = advice.play_hint(game, 0)  # the landlord answers as usual
+    assert "partner" not in why

@@ -12,7 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from cpsolver.cards import ACE, BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
-from cpsolver.game.bots import BREAK_UP_BELOW, Bot, fewest_split, split_count, strength
+from cpsolver.game.bots import BREAK_UP_BELOW, Bot, control, fewest_split, split_count, strength
 from cpsolver.game.engine import Game
 from cpsolver.game.handvalue import best_split, hand_value
 from cpsolver.game.view import view_of
@@ -63,7 +63,7 @@ def play_hint(game: Game, seat: int) -> tuple[Play | None, str]:
                 "a spring: no way of dealing the unseen cards that the bot tried can answer "
                 "the plan this play starts"
             )
-        split = best_split(hand, game.rules)[1]
+        split = best_split(hand, game.rules, control(view))[1]
         opponents = [s for s in range(3) if s != seat and game.landlord in (s, seat)]
         partner = next((s for s in range(3) if s not in (seat, *opponents)), None)
         short = min(len(game.hands[s]) for s in opponents)
@@ -79,7 +79,7 @@ def play_hint(game: Game, seat: int) -> tuple[Play | None, str]:
     left = len(game.hands[by])
     if play is None:
         if game.landlord not in (by, seat):
-            return None, f"seat {by} is your partner: never beat your partner"
+            return None, f"seat {by} is your partner: let your partner's play stand"
         answers = game.legal_plays(seat)
         if not answers:
             return None, f"nothing in your hand beats {last}"
@@ -89,11 +89,20 @@ def play_hint(game: Game, seat: int) -> tuple[Play | None, str]:
                 f"{left} cards (more than {BREAK_UP_BELOW})"
             )
         return None, f"only a bomb or the rocket beats {last}; keep it while seat {by} has {left}"
+    if game.landlord not in (by, seat):
+        assert game.landlord is not None
+        held = len(game.hands[game.landlord])
+        return play, (
+            f"the landlord, next, holds {held} card{'s' if held != 1 else ''}: top your "
+            "partner's play with the answer he can least often beat"
+        )
     if play.kind in _POWER and last.kind not in _POWER or play.kind is Kind.ROCKET:
         if play.cards == hand:
             return play, "your last play: it wins the hand"
         return play, f"seat {by} is down to {left} cards: spend it now"
-    now, after = hand_value(hand, game.rules), hand_value(hand - play.cards, game.rules)
+    worth = control(view)
+    now = hand_value(hand, game.rules, worth)
+    after = hand_value(hand - play.cards, game.rules, worth)
     if after >= now:
         return play, f"the answer that leaves your hand the most valuable ({after:g}, from {now:g})"
     return play, (

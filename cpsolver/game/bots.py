@@ -31,13 +31,19 @@ Policy:
   unseen cards out several times and solves each deal open-handed
   (:mod:`cpsolver.game.pimc`), taking the option that wins the most deals,
   its own preference on a tie.
-- **Answering.** It never beats its partner's play. Against an opponent it
+- **Answering.** It never beats its partner's play, except as the peasant
+  seated before the landlord when the landlord holds ``BLOCK_BELOW`` cards or
+  fewer: then it tops the partner with the answer the landlord can least
+  often beat on sampled deals, if that is less often than the partner's
+  play (the landlord, next, would otherwise go out). Against an opponent it
   plays the answer that leaves its hand the most valuable (the lowest of
-  those; the highest when that opponent holds two cards or fewer), and passes
-  instead of lowering its hand's value while that opponent holds ten cards or
-  more; it spends a bomb or the
-  rocket only when that opponent is down to five cards or fewer, or when the
-  bomb is its last play.
+  those; the highest when that opponent holds two cards or fewer). The
+  landlord passes instead of lowering his hand's value while the peasant
+  holds more than ``BREAK_UP_BELOW`` cards; a peasant answers the landlord
+  whatever it costs. The landlord's hand values the plays a 2 or a joker
+  tops ``LANDLORD_CONTROL`` higher (they win the lead back), so he keeps
+  them. It spends a bomb or the rocket only when that opponent is down to
+  five cards or fewer, or when the bomb is its last play.
 """
 
 from __future__ import annotations
@@ -63,9 +69,12 @@ ENDGAME_CARDS = 22  # the evaluated bot's endgame: see Bot.endgame_cards
 ENDGAME_SAMPLES = 4
 ENDGAME_SECONDS = 0.25  # per sampled deal; an unsolved deal is left out
 ANSWER_SLACK = 0.0  # how much hand value an answer may cost while the opponent holds many cards
-BREAK_UP_BELOW = 10  # an opponent this close to going out is answered even at a cost
+BREAK_UP_BELOW = 10  # a peasant this close to going out is answered by the landlord even at a cost
 LEAD_SAMPLES = 8  # deals of the unseen cards a lead is weighed against
 LEAD_RANK_WEIGHT = 0.06  # a lead's score per rank: lower plays go first when equally safe
+LANDLORD_CONTROL = 6.0  # the landlord's extra worth of a play a 2 or a joker tops (handvalue)
+PEASANT_CONTROL = 0.0  # the same for a peasant
+BLOCK_BELOW = 5  # landlord's cards at which the peasant before him tops its partner (_block)
 
 
 def strength(hand: Hand, rules: RuleSet | None = None) -> float:
@@ -104,6 +113,11 @@ def _fewest_split(hand: Hand, rules: RuleSet | None) -> tuple[Play, ...]:
 def split_count(hand: Hand, rules: RuleSet | None = None) -> int:
     """The number of plays in the hand's fewest-plays split (0 for no cards)."""
     return len(fewest_split(hand, rules)) if hand else 0
+
+
+def control(view: View) -> float:
+    """The worth the seat's hand value gives a play a 2 or a joker tops: the landlord's or a peasant's."""
+    return LANDLORD_CONTROL if view.seat == view.landlord else PEASANT_CONTROL
 
 
 def _view_seed(view: View) -> int:
@@ -191,7 +205,7 @@ class Bot:
             if step is not None:
                 return step
         split = sorted(
-            best_split(hand, self.rules)[1],
+            best_split(hand, self.rules, control(view))[1],
             key=lambda p: (p.kind in _POWER, p.rank, -p.size),
         )
         opponents = [s for s in range(3) if s != self.seat and (view.landlord in (s, self.seat))]
@@ -243,22 +257,24 @@ class Bot:
         assert last is not None
         by, target = last
         if view.landlord not in (by, self.seat):
-            return None  # never beat the partner
+            return self._block(view, target)
         answers = generator(self.rules).answers(view.hand, target)
         ordinary = [p for p in answers if p.kind not in _POWER]
         if ordinary:
             # The answer that leaves the best hand, then the lowest.
-            now = hand_value(view.hand, self.rules)
+            now = hand_value(view.hand, self.rules, control(view))
             urgent = view.counts[by] <= 2  # keep the lead from an opponent about to go out
             left, best = max(
-                ((hand_value(view.hand - p.cards, self.rules), p) for p in ordinary),
+                ((hand_value(view.hand - p.cards, self.rules, control(view)), p) for p in ordinary),
                 key=lambda pair: (
                     pair[0],
                     pair[1].rank if urgent else -pair[1].rank,
                     -pair[1].size,
                 ),
             )
-            if left >= now - ANSWER_SLACK or view.counts[by] <= BREAK_UP_BELOW:
+            # Peasants answer the landlord at any cost: measured, holding back loses them more.
+            peasant = self.seat != view.landlord
+            if peasant or left >= now - ANSWER_SLACK or view.counts[by] <= BREAK_UP_BELOW:
                 return best
         power = sorted(
             (p for p in answers if p.kind in _POWER), key=lambda p: (p.kind is Kind.ROCKET, p.rank)
@@ -266,6 +282,31 @@ class Bot:
         if power and (view.counts[by] <= 5 or power[0].cards == view.hand):
             return power[0]
         return None
+
+    def _block(self, view: View, target: Play) -> Play | None:
+        """Top the partner's play when the landlord, next to play, is close to going out.
+
+        A peasant never beats its partner, except the one seated before the
+        landlord when the landlord holds ``BLOCK_BELOW`` cards or fewer: then
+        it plays the answer the landlord can least often beat on sampled deals
+        of the unseen cards, if that is less often than the partner's play.
+        """
+        landlord = view.landlord
+        assert landlord is not None
+        if (self.seat + 1) % 3 != landlord or view.counts[landlord] > BLOCK_BELOW:
+            return None
+        moves = generator(self.rules)
+        answers = [p for p in moves.answers(view.hand, target) if p.kind not in _POWER]
+        if not answers:
+            return None
+        rng = random.Random(_view_seed(view) ^ 0xB10C)
+        samples = [sample_hands(view, rng) for _ in range(LEAD_SAMPLES)]
+
+        def beaten(play: Play) -> int:
+            return sum(moves.can_answer(hands[landlord], play) for hands in samples)
+
+        best = min(answers, key=lambda p: (beaten(p), p.rank))
+        return best if beaten(best) < beaten(target) else None
 
 
 class OpenBot(Bot):

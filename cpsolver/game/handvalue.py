@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import functools
 
-from cpsolver.cards import Hand
+from cpsolver.cards import TWO, Hand
 from cpsolver.movegen import generator
 from cpsolver.plays import Kind, Play
 from cpsolver.rules import RuleSet
@@ -40,28 +40,34 @@ _LONG = frozenset(
 )
 
 
-def play_value(play: Play) -> float:
-    """What a play is worth in a split (see the module's scale)."""
+def play_value(play: Play, control: float = 0.0) -> float:
+    """What a play is worth in a split (see the module's scale), ``control`` more if a 2 or a joker tops it."""
     if play.kind is Kind.ROCKET:
         return 20.0
     if play.kind is Kind.BOMB:
         return 10.0 + play.rank / 2
     top = play.rank - 10
-    return float(top + 1 if play.kind in _LONG else top)
+    bonus = control if play.rank >= TWO else 0.0
+    return float(top + 1 if play.kind in _LONG else top) + bonus
 
 
-def best_split(hand: Hand, rules: RuleSet | None = None) -> tuple[float, tuple[Play, ...]]:
-    """The hand's value and the split that scores it; (0, ()) for no cards."""
-    return _best(hand, rules)
+def best_split(
+    hand: Hand, rules: RuleSet | None = None, control: float = 0.0
+) -> tuple[float, tuple[Play, ...]]:
+    """The hand's value and the split that scores it; (0, ()) for no cards.
+
+    ``control`` is the extra worth of a play a 2 or a joker tops (see :func:`play_value`).
+    """
+    return _best(hand, rules, control)
 
 
-def hand_value(hand: Hand, rules: RuleSet | None = None) -> float:
+def hand_value(hand: Hand, rules: RuleSet | None = None, control: float = 0.0) -> float:
     """The value of the hand's best split (0 for no cards)."""
-    return _best(hand, rules)[0]
+    return _best(hand, rules, control)[0]
 
 
 @functools.lru_cache(maxsize=1 << 18)
-def _best(hand: Hand, rules: RuleSet | None) -> tuple[float, tuple[Play, ...]]:
+def _best(hand: Hand, rules: RuleSet | None, control: float) -> tuple[float, tuple[Play, ...]]:
     if not hand:
         return (0.0, ())
     lowest = next(hand.ranks())
@@ -69,8 +75,8 @@ def _best(hand: Hand, rules: RuleSet | None) -> tuple[float, tuple[Play, ...]]:
     for play in generator(rules).plays(hand):
         if not play.cards[lowest]:
             continue
-        rest_value, rest = _best(hand - play.cards, rules)
-        value = rest_value + play_value(play) - TURN
+        rest_value, rest = _best(hand - play.cards, rules, control)
+        value = rest_value + play_value(play, control) - TURN
         if best is None or value > best[0]:
             best = (value, (play, *rest))
     assert best is not None  # the lowest card alone is a play
