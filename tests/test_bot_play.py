@@ -25,11 +25,9 @@ def view_at(
     actions: list[tuple[int, Play | None]] = [(0, Play(Kind.SINGLE, 0, 1, earlier)), (by, target)]
     if passed:
         actions.append(((by + 1) % 3, None))
-    counts = [0, 0, 0]
-    counts[seat] = len(own)
-    for s, h in others.items():
-        counts[s] = len(h)
-    return View(seat, own, standard_rules(), (), 1, 0, None, tuple(actions), tuple(counts))  # type: ignore[arg-type]
+    held = {seat: own, **others}
+    counts = (len(held[0]), len(held[1]), len(held[2]))
+    return View(seat, own, standard_rules(), (), 1, 0, None, tuple(actions), counts)
 
 
 def test_the_peasant_before_the_landlord_tops_its_partner_when_the_landlord_is_nearly_out() -> None:

@@ -14,11 +14,13 @@ from cpsolver.plays import Play
 
 
 @functools.cache
-def brute_value(hand: Hand) -> float:
+def brute_value(hand: Hand, control: float) -> float:
     # Every play of the hand may come first (not only those holding the lowest card).
     if not hand:
         return 0.0
-    return max(play_value(p) - TURN + brute_value(hand - p.cards) for p in plays(hand))
+    return max(
+        play_value(p, control) - TURN + brute_value(hand - p.cards, control) for p in plays(hand)
+    )
 
 
 small_hands = st.lists(st.integers(0, len(DECK_COUNTS) - 1), min_size=1, max_size=9).map(
@@ -27,15 +29,15 @@ small_hands = st.lists(st.integers(0, len(DECK_COUNTS) - 1), min_size=1, max_siz
 
 
 @settings(max_examples=150, deadline=None)
-@given(small_hands)
-def test_best_split_is_the_brute_force_optimum(hand: Hand) -> None:
-    value, split = best_split(hand)
-    assert value == brute_value(hand)
+@given(small_hands, st.sampled_from([0.0, 6.0]))
+def test_best_split_is_the_brute_force_optimum(hand: Hand, control: float) -> None:
+    value, split = best_split(hand, control=control)
+    assert value == brute_value(hand, control)
     total = Hand.empty()
     for play in split:
         total = total + play.cards
     assert total == hand  # the split uses every card once
-    assert value == sum(play_value(p) - TURN for p in split)
+    assert value == sum(play_value(p, control) - TURN for p in split)
 
 
 def test_values_rank_control_and_long_plays() -> None:
@@ -51,3 +53,8 @@ def test_kickers_are_the_lowest_loose_cards() -> None:
     assert "3334" in [str(p) for p in split]
     _, split = best_split(Hand.parse("33345AA"))
     assert [str(p) for p in split] == ["3334", "5", "AA"]
+
+
+def test_control_keeps_the_2s_out_of_kickers() -> None:
+    assert [str(p) for p in best_split(Hand.parse("3332"))[1]] == ["3332"]
+    assert [str(p) for p in best_split(Hand.parse("3332"), control=6.0)[1]] == ["333", "2"]
