@@ -128,6 +128,12 @@ def _view_seed(view: View) -> int:
     return zlib.crc32(text.encode())
 
 
+def _samples(view: View, salt: int, count: int) -> list[list[Hand]]:
+    """``count`` deals of the unseen cards, the same for the same view and ``salt`` (one per use)."""
+    rng = random.Random(_view_seed(view) ^ salt)
+    return [sample_hands(view, rng) for _ in range(count)]
+
+
 class Bot:
     """The fair rule-based player of one seat."""
 
@@ -175,8 +181,7 @@ class Bot:
 
     def spring_step(self, view: View) -> Play | None:
         """The landlord's next play of a spring that survives every sampled deal of the unseen cards."""
-        rng = random.Random(_view_seed(view))
-        samples = [sample_hands(view, rng) for _ in range(SPRING_SAMPLES)]
+        samples = _samples(view, 0, SPRING_SAMPLES)
         peasants = [s for s in range(3) if s != view.seat]
         moves = generator(self.rules)
         tried: set[tuple[str, ...]] = set()
@@ -240,8 +245,7 @@ class Bot:
         """
         if len(plays) == 1:
             return plays[0]
-        rng = random.Random(_view_seed(view) ^ 0x5EED)
-        samples = [sample_hands(view, rng) for _ in range(LEAD_SAMPLES)]
+        samples = _samples(view, 0x5EED, LEAD_SAMPLES)
         moves = generator(self.rules)
 
         def score(play: Play) -> float:
@@ -262,10 +266,11 @@ class Bot:
         ordinary = [p for p in answers if p.kind not in _POWER]
         if ordinary:
             # The answer that leaves the best hand, then the lowest.
-            now = hand_value(view.hand, self.rules, control(view))
+            worth = control(view)
+            now = hand_value(view.hand, self.rules, worth)
             urgent = view.counts[by] <= 2  # keep the lead from an opponent about to go out
             left, best = max(
-                ((hand_value(view.hand - p.cards, self.rules, control(view)), p) for p in ordinary),
+                ((hand_value(view.hand - p.cards, self.rules, worth), p) for p in ordinary),
                 key=lambda pair: (
                     pair[0],
                     pair[1].rank if urgent else -pair[1].rank,
@@ -299,8 +304,7 @@ class Bot:
         answers = [p for p in moves.answers(view.hand, target) if p.kind not in _POWER]
         if not answers:
             return None
-        rng = random.Random(_view_seed(view) ^ 0xB10C)
-        samples = [sample_hands(view, rng) for _ in range(LEAD_SAMPLES)]
+        samples = _samples(view, 0xB10C, LEAD_SAMPLES)
 
         def beaten(play: Play) -> int:
             return sum(moves.can_answer(hands[landlord], play) for hands in samples)
