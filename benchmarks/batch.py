@@ -22,13 +22,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from cpsolver.dealformat import deal_as_dict
-from cpsolver.dealgen import generate
-from cpsolver.engines import DEFAULT_ENGINE
+from cpsolver.io.dealformat import deal_as_dict
+from cpsolver.io.dealgen import generate
+from cpsolver.spring.engines import DEFAULT_ENGINE
 
 
 def write_corpus(path: Path, kind: str, count: int, sizes: str | None = None) -> None:
-    from cpsolver.dealgen import parse_sizes
+    from cpsolver.io.dealgen import parse_sizes
 
     extra = (parse_sizes(sizes),) if sizes else ()
     with path.open("w") as file:

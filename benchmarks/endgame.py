@@ -60,12 +60,12 @@ from endgame_tables import (
     verdict,
 )
 
-from cpsolver.cards import Hand
 from cpsolver.endgame import EndgameResult, solve
 from cpsolver.endgame.proof import build_strategy_proof
-from cpsolver.position import Position
-from cpsolver.rules import standard_rules
-from cpsolver.verify_strategy import check_strategy
+from cpsolver.rules.cards import Hand
+from cpsolver.rules.position import Position
+from cpsolver.rules.ruleset import standard_rules
+from cpsolver.verify.strategy import check_strategy
 
 PARTS = ("puzzles", "level50", "random", "small3", "deals3")
 RULES = standard_rules()

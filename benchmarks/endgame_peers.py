@@ -34,7 +34,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from cpsolver.cards import Hand, rank_of, rank_symbol
+from cpsolver.rules.cards import Hand, rank_of, rank_symbol
 
 KNOWN = ("yunyan", "wz")
 _TO_PEER = {"T": "0", "B": "Y", "R": "Z"}

@@ -3,7 +3,7 @@
     python benchmarks/explain.py [--deals 1000] [--seed 2026] [--kind full]
                                  [--json benchmarks/results/explain.json]
 
-For the first ``--deals`` no-spring deals of a kind (``cpsolver.dealgen``):
+For the first ``--deals`` no-spring deals of a kind (``cpsolver.io.dealgen``):
 the time of ``explain`` (blocking cards by CP-SAT), the size of the blocking
 set, the time to certify (explain, encode, refute with CaDiCaL), the size of
 the certificate, and the time ``verify`` takes to check it (rebuild the CNF,
@@ -22,10 +22,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cpsolver.certify import certify
-from cpsolver.cpsat.explain import explain
-from cpsolver.dealgen import generate
-from cpsolver.verify import check_certificate
+from cpsolver.io.dealgen import generate
+from cpsolver.spring.certify import certify
+from cpsolver.spring.cpsat.explain import explain
+from cpsolver.verify.spring import check_certificate
 
 
 def timed(function: Callable[[], Any]) -> tuple[Any, float]:

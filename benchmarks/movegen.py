@@ -13,7 +13,7 @@ generator, each peer against ours under the profile that reproduces its rules
 - *cold*: a hand no generator has seen, a fresh ``MoveGenerator`` per hand,
   so that every play is built (ours interns plays; the peers keep nothing).
   Ours builds a play's kind, rank and chain at once and its cards on first
-  use (``cpsolver.plays.lazy_play``), so *cold, cards read* also reads every
+  use (``cpsolver.rules.plays.lazy_play``), so *cold, cards read* also reads every
   play's cards: the whole cost when a caller looks into every play;
 - *warm*: the same hands again, every play already interned;
 
@@ -34,16 +34,16 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from cpsolver.cards import DECK_COUNTS, Hand
-from cpsolver.movegen import MoveGenerator
-from cpsolver.rules import load_rules
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.rules.cards import DECK_COUNTS, Hand
+from cpsolver.rules.movegen import MoveGenerator
 
 PROFILE_OF = {"RLCard": "rlcard", "DouZero": "douzero"}
 
 # The first call in a fresh process: the import is done first, then one call is timed.
 FIRST_CALL = {
     "cpsolver": (
-        "from cpsolver.cards import Hand; from cpsolver.movegen import plays\n"
+        "from cpsolver.rules.cards import Hand; from cpsolver.rules.movegen import plays\n"
         "hand = Hand.parse({hand!r})\n"
         "start = time.process_time(); plays(hand)\n"
     ),

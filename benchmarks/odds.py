@@ -35,12 +35,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from cpsolver.cards import BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
-from cpsolver.dealgen import planted_deal, uniform_deal
+from cpsolver.io.dealgen import planted_deal, uniform_deal
 from cpsolver.odds import estimate_odds, exact_odds, question
-from cpsolver.parallel import runner_for
-from cpsolver.search import solve
-from cpsolver.spring import Verdict
+from cpsolver.rules.cards import BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
+from cpsolver.scale.parallel import runner_for
+from cpsolver.spring.result import Verdict
+from cpsolver.spring.search import solve
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "odds.json"

@@ -13,13 +13,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from cpsolver.dealformat import deal_as_dict, parse_deal
-from cpsolver.dealgen import generate
-from cpsolver.movegen import generator
-from cpsolver.proof import build_proof
-from cpsolver.reading import loads_json
-from cpsolver.rules import standard_rules
-from cpsolver.search import solve
+from cpsolver.io.dealformat import deal_as_dict, parse_deal
+from cpsolver.io.dealgen import generate
+from cpsolver.io.reading import loads_json
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.ruleset import standard_rules
+from cpsolver.spring.proof import build_proof
+from cpsolver.spring.search import solve
 
 
 def median_us(call: Callable[[], object], repeat: int = 15, number: int = 200) -> float:

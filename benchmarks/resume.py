@@ -19,8 +19,8 @@ import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
-from cpsolver.batch import done_ids
-from cpsolver.reading import InputError, loads_json
+from cpsolver.io.reading import InputError, loads_json
+from cpsolver.scale.batch import done_ids
 
 
 def read_whole(path: Path) -> set[str]:

@@ -29,12 +29,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cpsolver import cpsat, search
-from cpsolver.cards import Deal
-from cpsolver.dealgen import KINDS, generate
-from cpsolver.engines import DEFAULT_ENGINE
-from cpsolver.rules import load_rules
-from cpsolver.spring import SpringResult, Verdict
+from cpsolver.io.dealgen import KINDS, generate
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.rules.cards import Deal
+from cpsolver.spring import cpsat, search
+from cpsolver.spring.engines import DEFAULT_ENGINE
+from cpsolver.spring.result import SpringResult, Verdict
 
 sys.path.insert(0, str(Path(__file__).parent))
 from rlcard_dfs import has_spring as rlcard_has_spring

@@ -54,7 +54,7 @@ def spring_section(solve: dict[str, Any]) -> list[str]:
         (
             f"`python benchmarks/solve.py` answers {solve['deals']:,} deals of each kind "
             "(uniform full deals, endgames of 1 to 10 cards a hand, and spring-likely "
-            '"planted" full deals; `cpsolver.dealgen`, seed '
+            '"planted" full deals; `cpsolver.io.dealgen`, seed '
             f"{solve['seed']}) with every engine and, side by side in the same run, with "
             "the baseline a user could write in an afternoon: a naive memoised DFS over "
             "RLCard's move generator (`benchmarks/rlcard_dfs.py`, under RLCard's rules; its "
@@ -98,7 +98,7 @@ def spring_section(solve: dict[str, Any]) -> list[str]:
         (
             "The objectives (`--objective`), on the same deals. CP-SAT first bounds the "
             "optimum: a greedy split of the hand from above, counting arguments from below "
-            "(`cpsolver/cpsat/bounds.py`); when they meet, the greedy split is the proven "
+            "(`cpsolver/spring/cpsat/bounds.py`); when they meet, the greedy split is the proven "
             "optimum and no solve is made (`by bounds`, of the deals). Its `fewest-plays` "
             "takes the spring verdict from a greedy split with at most one answerable play or "
             "from the bound on answerable plays when it can, and otherwise from a second, "
@@ -198,7 +198,7 @@ def movegen_section(movegen: dict[str, Any]) -> list[str]:
         (
             f"`answers()` takes {rows['answers(), warm']['median']:.1f} µs and `can_answer()` "
             f"{rows['can_answer(), warm']['median']:.1f} at the median (20 cards, warm). The "
-            "bundled rule sets are precompiled into `cpsolver/rules.py` (keyed by a hash of "
+            "bundled rule sets are precompiled into `cpsolver/rules/ruleset.py` (keyed by a hash of "
             "each file's text, so an edited file is parsed afresh), which keeps TOML out of "
             "the first call."
         ),

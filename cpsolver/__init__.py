@@ -1,17 +1,30 @@
 """cpsolver: exact answers, proofs and explanations for Dou Dizhu deals.
 
-The rules core is :mod:`cpsolver.cards` (ranks, hands, deals),
-:mod:`cpsolver.rules` (rule sets as data), :mod:`cpsolver.plays` (the thirteen
-combinations and beating) and :mod:`cpsolver.movegen` (plays and answers).
-It does no I/O but read its own bundled rule files.
+The rules core is :mod:`cpsolver.rules` (ranks, hands, deals, rule sets, the
+thirteen combinations and beating, the move generator). It does no I/O: rule
+files are read by :mod:`cpsolver.io.rulefiles`. The other wings stand on it;
+CONTRIBUTING.md draws the house.
 """
 
 __version__ = "0.1.0"  # the one place: pyproject.toml and cpsolver --version read it
 
-from cpsolver.cards import Deal, Hand
-from cpsolver.movegen import answers, can_answer, plays
-from cpsolver.plays import Kind, Play, beats, classify
-from cpsolver.rules import RuleSet, load_rules, standard_rules
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.rules import notebook
+from cpsolver.rules.cards import Deal, Hand
+from cpsolver.rules.movegen import answers, can_answer, plays
+from cpsolver.rules.notebook import Form
+from cpsolver.rules.plays import Kind, Play, beats, classify
+from cpsolver.rules.ruleset import RuleSet, standard_rules
+
+
+def _draw(value: object, form: Form) -> str:
+    """The core's notebook pictures: the pictures wing loads on the first one, never at start-up."""
+    from cpsolver.pictures.notebook import draw
+
+    return draw(value, form)
+
+
+notebook.set_drawer(_draw)
 
 __all__ = [
     "Deal",

@@ -21,9 +21,9 @@ import json
 import sys
 from functools import cache
 
-from cpsolver.cards import Hand
-from cpsolver.movegen import answers, plays
-from cpsolver.plays import Kind, Play, classify
+from cpsolver.rules.cards import Hand
+from cpsolver.rules.movegen import answers, plays
+from cpsolver.rules.plays import Kind, Play, classify
 
 STRONG = (Kind.BOMB, Kind.ROCKET)
 

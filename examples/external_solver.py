@@ -17,8 +17,8 @@ import json
 import sys
 from functools import cache
 
-from cpsolver.cards import Deal
-from cpsolver.movegen import can_answer, plays
+from cpsolver.rules.cards import Deal
+from cpsolver.rules.movegen import can_answer, plays
 
 
 def solve(deal: Deal) -> list[str] | None:

@@ -1,4 +1,4 @@
-"""Make the README's pictures from the code: SVG from cpsolver.svg, PNG rendered by CairoSVG.
+"""Make the README's pictures from the code: SVG from cpsolver.pictures.svg, PNG rendered by CairoSVG.
 
 Run from the repository root after any change to the drawing::
 
@@ -15,11 +15,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from cpsolver import svg
-from cpsolver.cpsat.explain import explain
-from cpsolver.dealformat import parse_deal
 from cpsolver.game.simulation import bot_game
-from cpsolver.search import solve
+from cpsolver.io.dealformat import parse_deal
+from cpsolver.pictures import svg
+from cpsolver.spring.cpsat.explain import explain
+from cpsolver.spring.search import solve
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "docs" / "pictures"

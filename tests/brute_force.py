@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from itertools import product
 
-from cpsolver.cards import DECK_COUNTS, RANK_COUNT, Hand
-from cpsolver.plays import Play, beats, readings
-from cpsolver.rules import RuleSet
+from cpsolver.rules.cards import DECK_COUNTS, RANK_COUNT, Hand
+from cpsolver.rules.plays import Play, beats, readings
+from cpsolver.rules.ruleset import RuleSet
 
 
 def sub_hands(hand: Hand) -> list[Hand]:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from functools import cache
 from itertools import product
 
-from cpsolver.cards import Hand
-from cpsolver.plays import Play, beats, readings
-from cpsolver.rules import RuleSet, standard_rules
+from cpsolver.rules.cards import Hand
+from cpsolver.rules.plays import Play, beats, readings
+from cpsolver.rules.ruleset import RuleSet, standard_rules
 
 
 @cache

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import combinations
 
-from cpsolver.cards import BLACK_JOKER, RANK_COUNT, RED_JOKER, TWO, Hand, Rank
-from cpsolver.plays import Kind, Pattern, Play, patterns, rocket
-from cpsolver.rules import RuleSet
+from cpsolver.rules.cards import BLACK_JOKER, RANK_COUNT, RED_JOKER, TWO, Hand, Rank
+from cpsolver.rules.plays import Kind, Pattern, Play, patterns, rocket
+from cpsolver.rules.ruleset import RuleSet
 
 _RANKS = range(RANK_COUNT)
 

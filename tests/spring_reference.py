@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from cpsolver.cards import Deal, Hand
-from cpsolver.movegen import answers, can_answer, plays
-from cpsolver.plays import Play
-from cpsolver.spring import SpringResult, Verdict
-from cpsolver.verify import check_plan
+from cpsolver.rules.cards import Deal, Hand
+from cpsolver.rules.movegen import answers, can_answer, plays
+from cpsolver.rules.plays import Play
+from cpsolver.spring.result import SpringResult, Verdict
+from cpsolver.verify.spring import check_plan
 
 
 def splits(hand: Hand) -> Iterator[list[Play]]:

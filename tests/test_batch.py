@@ -7,28 +7,19 @@ import os
 import signal
 import subprocess
 import sys
-import time
 import tracemalloc
 from pathlib import Path
 
 import pytest
+from processes import corpus, lines_in, start, wait_for
 
-from cpsolver.batch import BatchOptions, done_ids, run_batch
-from cpsolver.cards import Deal
-from cpsolver.dealformat import deal_as_dict
-from cpsolver.dealgen import generate
-from cpsolver.parallel import InProcess
-from cpsolver.rules import read_rules_text
-from cpsolver.search import solve as search_solve
-
-
-def corpus(path: Path, kind: str, count: int, seed: int = 1) -> list[str]:
-    ids = []
-    with path.open("w") as file:
-        for entry in generate(kind, count, seed):
-            file.write(json.dumps({"id": entry.id, **deal_as_dict(entry.deal)}) + "\n")
-            ids.append(entry.id)
-    return ids
+from cpsolver.io.dealformat import deal_as_dict
+from cpsolver.io.dealgen import generate
+from cpsolver.io.rulefiles import read_rules_text
+from cpsolver.rules.cards import Deal
+from cpsolver.scale.batch import BatchOptions, done_ids, run_batch
+from cpsolver.scale.parallel import InProcess
+from cpsolver.spring.search import solve as search_solve
 
 
 def batch(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
@@ -53,7 +44,7 @@ def test_the_same_results_in_process_on_two_workers_and_on_a_local_dask_cluster(
     tmp_path: Path,
 ) -> None:
     source = tmp_path / "in.jsonl"
-    ids = corpus(source, "planted", 120)
+    ids = corpus(source, 120, seed=1)
     outputs = []
     for name, options in [
         ("one", ["--workers", "1"]),
@@ -76,25 +67,11 @@ def test_killed_with_sigkill_then_resumed_every_id_exactly_once(
     tmp_path: Path, runner: list[str]
 ) -> None:
     source = tmp_path / "in.jsonl"
-    ids = corpus(source, "planted", 3000, seed=2)
+    ids = corpus(source, 3000, seed=2)
     out = tmp_path / "out.jsonl"
-    command = [
-        sys.executable,
-        "-m",
-        "cpsolver",
-        "batch",
-        str(source),
-        "-o",
-        str(out),
-        *runner,
-        "--quiet",
-    ]
-    process = subprocess.Popen(
-        command, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and (not out.exists() or out.read_text().count("\n") < 300):
-        time.sleep(0.05)
+    command = ["batch", str(source), "-o", str(out), *runner, "--quiet"]
+    process = start(*command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_for(lambda: lines_in(out) >= 300, 120)
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     written = out.read_text().count("\n")

@@ -6,12 +6,12 @@ import json
 
 from click.testing import CliRunner
 
-from cpsolver.cards import Hand
 from cpsolver.cli import cli
 from cpsolver.game.bidding import MOST_PLAYS_ESTIMATED, fewest_plays, odds_bid, spring_odds
 from cpsolver.game.bots import Bot, strength
 from cpsolver.game.engine import Game
-from cpsolver.rules import standard_rules
+from cpsolver.rules.cards import Hand
+from cpsolver.rules.ruleset import standard_rules
 
 CHAIN_HAND = Hand.parse("333444555666 789TJ")  # no 2, no joker, no bomb: weak by strength alone
 

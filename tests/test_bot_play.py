@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from cpsolver.cards import Hand
 from cpsolver.game.bots import BLOCK_BELOW, Bot
 from cpsolver.game.view import DECK, View
-from cpsolver.plays import Kind, Play
-from cpsolver.rules import standard_rules
+from cpsolver.rules.cards import Hand
+from cpsolver.rules.plays import Kind, Play
+from cpsolver.rules.ruleset import standard_rules
 
 
 def view_at(

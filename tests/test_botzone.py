@@ -14,11 +14,12 @@ from click.testing import CliRunner
 
 from cpsolver.cli import cli
 from cpsolver.game.agents import make_agent
-from cpsolver.game.botzone import KEEP_RUNNING, BotzoneProgram, view_from_requests
+from cpsolver.game.botzone import KEEP_RUNNING, view_from_requests
+from cpsolver.game.botzone_seat import BotzoneProgram
 from cpsolver.game.cardids import deal_ids, hand_of_ids, rank_of_id, take
 from cpsolver.game.evaluate import play_game, seeded_deals, start_game
 from cpsolver.game.view import view_of
-from cpsolver.rules import standard_rules
+from cpsolver.rules.ruleset import standard_rules
 
 TOY = f"{sys.executable} {Path(__file__).with_name('botzone_toy.py')}"
 OURS = f"{sys.executable} -m cpsolver botzone"

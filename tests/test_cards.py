@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cpsolver.cards import DECK_COUNTS, RANK_COUNT, Deal, Hand, parse_ranks
-from cpsolver.errors import CardSyntaxError, CpsolverError, DealError, HandError
+from cpsolver.rules.cards import DECK_COUNTS, RANK_COUNT, Deal, Hand, parse_ranks
+from cpsolver.rules.errors import CardSyntaxError, CpsolverError, DealError, HandError
 
 hand_counts = st.tuples(*(st.integers(0, limit) for limit in DECK_COUNTS))
 

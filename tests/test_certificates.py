@@ -16,14 +16,20 @@ from pysat.solvers import Solver
 from spring_reference import coverable
 from test_cpsat import endgames
 
-from cpsolver.cards import Deal, Hand
-from cpsolver.certify import certify, refute
 from cpsolver.cli import cli
-from cpsolver.cnf import CoverCnf, at_least, at_most, encode
-from cpsolver.dealformat import deal_as_dict
-from cpsolver.dealgen import generate
-from cpsolver.rup import _Database, check_refutation, follows_by_hints, parse_proof, trim_refutation
-from cpsolver.verify import check_certificate
+from cpsolver.io.dealformat import deal_as_dict
+from cpsolver.io.dealgen import generate
+from cpsolver.rules.cards import Deal, Hand
+from cpsolver.spring.certify import certify, refute
+from cpsolver.verify.cnf import CoverCnf, at_least, at_most, encode
+from cpsolver.verify.rup import (
+    _Database,
+    check_refutation,
+    follows_by_hints,
+    parse_proof,
+    trim_refutation,
+)
+from cpsolver.verify.spring import check_certificate
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 

@@ -8,9 +8,9 @@ import pkgutil
 import cpsolver.cli
 from cpsolver.cli import COMMANDS, cli
 
-# Modules of cpsolver.cli that register no command: shared code, and the
-# endgame half of deal and crosscheck.
-SHARED = {"base", "positions"}
+# Modules of cpsolver.cli that register no command: the group, the shared readers,
+# options and output, and the endgame half of deal and crosscheck.
+SHARED = {"base", "inputs", "options", "output", "positions"}
 
 
 def test_every_command_is_registered_by_the_module_the_table_names() -> None:

@@ -9,11 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from spring_reference import checked, has_spring, spring_splits
 
-from cpsolver.cards import DECK_COUNTS, TWO, Deal, Hand
-from cpsolver.cpsat import STRATEGIES, solve
-from cpsolver.movegen import can_answer
-from cpsolver.plays import Kind, Play
-from cpsolver.spring import SpringResult, Verdict
+from cpsolver.rules.cards import DECK_COUNTS, TWO, Deal, Hand
+from cpsolver.rules.movegen import can_answer
+from cpsolver.rules.plays import Kind, Play
+from cpsolver.spring.cpsat import STRATEGIES, solve
+from cpsolver.spring.result import SpringResult, Verdict
 
 DECK_CARDS = [rank for rank, count in enumerate(DECK_COUNTS) for _ in range(count)]
 

@@ -14,23 +14,24 @@ from hypothesis import given, settings
 from spring_reference import fewest
 from test_cpsat import endgames
 
-from cpsolver import cpsat, search
-from cpsolver.cards import Deal
-from cpsolver.cpsat.bounds import (
+from cpsolver.io.dealgen import generate
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.rules.cards import Deal
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.ruleset import RuleSet, standard_rules
+from cpsolver.spring import cpsat, search
+from cpsolver.spring.cpsat.bounds import (
     Use,
     answerable_bound,
     capacities,
     fewest_plays_bound,
     greedy_split,
 )
-from cpsolver.cpsat.model import Option, kicker_rooms, options_of
-from cpsolver.cpsat.objectives import _steps
-from cpsolver.cpsat.safety import Unsafe
-from cpsolver.dealgen import generate
-from cpsolver.movegen import generator
-from cpsolver.rules import RuleSet, load_rules, standard_rules
-from cpsolver.spring import Verdict
-from cpsolver.verify import check_split
+from cpsolver.spring.cpsat.model import Option, kicker_rooms, options_of
+from cpsolver.spring.cpsat.objectives import _steps
+from cpsolver.spring.cpsat.safety import Unsafe
+from cpsolver.spring.result import Verdict
+from cpsolver.verify.spring import check_split
 
 
 def bounds_of(deal: Deal, rules: RuleSet) -> tuple[list[list[Use]], int, int, list[Option]]:

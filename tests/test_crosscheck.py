@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cpsolver.cards import Deal
 from cpsolver.cli import cli
-from cpsolver.crosscheck import (
+from cpsolver.crosscheck.external import parse_answer
+from cpsolver.crosscheck.spring import (
     Answer,
     CommandSolver,
     EngineSolver,
@@ -20,10 +20,10 @@ from cpsolver.crosscheck import (
     judge,
     shrink,
 )
-from cpsolver.dealformat import deal_as_dict, read_corpus
-from cpsolver.dealgen import generate
-from cpsolver.external import parse_answer
-from cpsolver.rules import standard_rules
+from cpsolver.io.dealformat import deal_as_dict, read_corpus
+from cpsolver.io.dealgen import generate
+from cpsolver.rules.cards import Deal
+from cpsolver.rules.ruleset import standard_rules
 
 RULES = standard_rules()
 EXAMPLES = Path(__file__).parents[1] / "examples"

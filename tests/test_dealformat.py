@@ -6,8 +6,7 @@ import random
 
 import pytest
 
-from cpsolver.cards import Deal
-from cpsolver.dealformat import (
+from cpsolver.io.dealformat import (
     CorpusEntry,
     DealFormatError,
     deal_as_dict,
@@ -15,7 +14,8 @@ from cpsolver.dealformat import (
     parse_deal,
     read_corpus,
 )
-from cpsolver.dealgen import planted_deal, uniform_deal
+from cpsolver.io.dealgen import planted_deal, uniform_deal
+from cpsolver.rules.cards import Deal
 
 DEAL = Deal.parse("333444 5 7", "99 J", "KK A")
 

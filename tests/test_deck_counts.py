@@ -18,10 +18,10 @@ from math import comb
 
 from brute_force import small_hands
 
-from cpsolver.cards import Hand
-from cpsolver.errors import InvalidPlayError
-from cpsolver.movegen import plays
-from cpsolver.plays import classify
+from cpsolver.rules.cards import Hand
+from cpsolver.rules.errors import InvalidPlayError
+from cpsolver.rules.movegen import plays
+from cpsolver.rules.plays import classify
 
 CHAIN_RANKS = 12  # 3..A
 NORMAL_RANKS = 13  # 3..2

@@ -17,7 +17,8 @@ from click.testing import CliRunner
 
 from cpsolver.cli import cli
 from cpsolver.cli.rules import differences
-from cpsolver.rules import load_rules, standard_rules
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.rules.ruleset import standard_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES_MD = ROOT / "docs" / "RULES.md"

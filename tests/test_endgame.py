@@ -9,15 +9,16 @@ from endgame_reference import winner, winning_moves
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cpsolver.cards import DECK_COUNTS, Deal, Hand
 from cpsolver.endgame import PASS, Position, solve
 from cpsolver.endgame.proof import build_strategy_proof
-from cpsolver.engines import solve_with
-from cpsolver.movegen import plays
-from cpsolver.plays import Play
-from cpsolver.rules import load_rules, standard_rules
-from cpsolver.spring import Verdict
-from cpsolver.verify_strategy import check_strategy
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.rules.cards import DECK_COUNTS, Deal, Hand
+from cpsolver.rules.movegen import plays
+from cpsolver.rules.plays import Play
+from cpsolver.rules.ruleset import standard_rules
+from cpsolver.spring.engines import solve_with
+from cpsolver.spring.result import Verdict
+from cpsolver.verify.strategy import check_strategy
 
 DECK = [r for r, count in enumerate(DECK_COUNTS) for _ in range(count)]
 

@@ -11,29 +11,29 @@ import pytest
 from click.testing import CliRunner
 from endgame_reference import winner as reference_winner
 
-from cpsolver.cards import DECK_COUNTS
 from cpsolver.cli import cli
-from cpsolver.endgame import solve
-from cpsolver.endgame_crosscheck import crosscheck_positions, judge, move_failure, shrink_position
-from cpsolver.endgame_solvers import (
+from cpsolver.crosscheck.endgame import crosscheck_positions, judge, move_failure, shrink_position
+from cpsolver.crosscheck.solvers import (
     CommandEndgameSolver,
     EndgameAnswer,
     EndgameSolver,
     OurSolver,
     parse_endgame_answer,
 )
-from cpsolver.plays import classify
-from cpsolver.position import Position
-from cpsolver.positioncorpus import (
+from cpsolver.endgame import solve
+from cpsolver.io.positioncorpus import (
     PositionCorpusError,
     PositionEntry,
     parse_position_line,
     position_entry_as_dict,
     read_position_corpus,
 )
-from cpsolver.positionformat import parse_position
-from cpsolver.positiongen import generate, parse_position_sizes
-from cpsolver.rules import standard_rules
+from cpsolver.io.positionformat import parse_position
+from cpsolver.io.positiongen import generate, parse_position_sizes
+from cpsolver.rules.cards import DECK_COUNTS
+from cpsolver.rules.plays import classify
+from cpsolver.rules.position import Position
+from cpsolver.rules.ruleset import standard_rules
 
 RULES = standard_rules()
 EXAMPLE = Path(__file__).parents[1] / "examples" / "external_endgame_solver.py"

@@ -23,7 +23,7 @@ from cpsolver.game.evaluate import (
     summarize,
     wilson,
 )
-from cpsolver.rules import standard_rules
+from cpsolver.rules.ruleset import standard_rules
 
 TOY = f"{sys.executable} {Path(__file__).with_name('botzone_toy.py')}"
 

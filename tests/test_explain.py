@@ -7,9 +7,9 @@ from hypothesis import given, settings
 from spring_reference import coverable, has_spring
 from test_cpsat import endgames
 
-from cpsolver.cards import Deal, Hand
-from cpsolver.cpsat.explain import explain
-from cpsolver.dealgen import generate
+from cpsolver.io.dealgen import generate
+from cpsolver.rules.cards import Deal, Hand
+from cpsolver.spring.cpsat.explain import explain
 
 
 def check_blocking(deal: Deal) -> None:

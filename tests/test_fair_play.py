@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from cpsolver.cards import Hand
 from cpsolver.game.agents import make_agent
 from cpsolver.game.bots import Bot
 from cpsolver.game.engine import Game
 from cpsolver.game.evaluate import seeded_deals, start_game
 from cpsolver.game.view import sample_hands, view_of
-from cpsolver.rules import standard_rules
+from cpsolver.rules.cards import Hand
+from cpsolver.rules.ruleset import standard_rules
 
 
 def positions(count: int, seed: int) -> list[Game]:

@@ -13,11 +13,11 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsolver.cards import Hand
 from cpsolver.cli import cli
 from cpsolver.game.engine import Game, IllegalActionError, replay
 from cpsolver.game.simulation import bot_game, game_seeds
 from cpsolver.game.table import breakdown
+from cpsolver.rules.cards import Hand
 
 HANDS = Path(__file__).parent / "data" / "hands.jsonl"
 
@@ -318,7 +318,7 @@ def test_replay_of_an_empty_file_is_bad_input(tmp_path: Path) -> None:
 
 def test_cards_with_two_readings_can_be_played_and_replayed() -> None:
     """Under DouZero's rules 333444555666 reads three ways; the game picks one, the same every time."""
-    from cpsolver.rules import load_rules
+    from cpsolver.io.rulefiles import load_rules
 
     rules = load_rules("douzero")
     game = Game.deal(1, 0, rules)

@@ -7,10 +7,10 @@ import functools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsolver.cards import DECK_COUNTS, Hand
 from cpsolver.game.handvalue import TURN, best_split, play_value
-from cpsolver.movegen import plays
-from cpsolver.plays import Play
+from cpsolver.rules.cards import DECK_COUNTS, Hand
+from cpsolver.rules.movegen import plays
+from cpsolver.rules.plays import Play
 
 
 @functools.cache

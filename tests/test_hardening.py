@@ -17,8 +17,8 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsolver.batch import lock_output
 from cpsolver.cli import cli
+from cpsolver.scale.batch import lock_output
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
 SPRING = str(EXAMPLES / "spring.txt")
@@ -288,7 +288,7 @@ def test_botzone_stdin_is_bounded_and_bad_json_is_one_line() -> None:
     import io
 
     from cpsolver.game.botzone import serve
-    from cpsolver.reading import InputError
+    from cpsolver.io.reading import InputError
 
     deep = "[" * 5000 + "]" * 5000 + "\n"
     for text in (deep, "{not json\n", '{"x": 1}\n'):

@@ -9,9 +9,9 @@ from brute_force import brute_answers, brute_plays
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsolver.cards import DECK_COUNTS, Hand
-from cpsolver.movegen import answers, can_answer, generator, plays
-from cpsolver.plays import Kind, Play, beats, classify
+from cpsolver.rules.cards import DECK_COUNTS, Hand
+from cpsolver.rules.movegen import answers, can_answer, generator, plays
+from cpsolver.rules.plays import Kind, Play, beats, classify
 
 DECK_CARDS = [rank for rank, count in enumerate(DECK_COUNTS) for _ in range(count)]
 DECK_PLAYS = sorted(plays(Hand.deck()), key=Play.sort_key)

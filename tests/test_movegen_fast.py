@@ -18,10 +18,11 @@ from movegen_reference import kicker_limit as reference_limit
 from test_movegen import hands
 from test_rules import LOOSE, STRICT
 
-from cpsolver.cards import Hand
-from cpsolver.movegen import MoveGenerator
-from cpsolver.plays import Play, kicker_limit, patterns
-from cpsolver.rules import RuleSet, load_rules
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.rules.cards import Hand
+from cpsolver.rules.movegen import MoveGenerator
+from cpsolver.rules.plays import Play, kicker_limit, patterns
+from cpsolver.rules.ruleset import RuleSet
 
 RULE_SETS = [load_rules("standard"), load_rules("rlcard"), load_rules("douzero"), LOOSE, STRICT]
 

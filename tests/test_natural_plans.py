@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from spring_reference import checked
 from test_cpsat import endgames
 
-from cpsolver import cpsat, search
-from cpsolver.cards import Deal, Hand
-from cpsolver.dealgen import generate
-from cpsolver.engines import solve_with
-from cpsolver.movegen import answers, plays
-from cpsolver.spring import SpringResult, Verdict
+from cpsolver.io.dealgen import generate
+from cpsolver.rules.cards import Deal, Hand
+from cpsolver.rules.movegen import answers, plays
+from cpsolver.spring import cpsat, search
+from cpsolver.spring.engines import solve_with
+from cpsolver.spring.result import SpringResult, Verdict
 
 _NONE = 1 << 30
 

@@ -7,13 +7,13 @@ from hypothesis import given, settings
 from spring_reference import fewest
 from test_cpsat import endgames
 
-from cpsolver.cards import Deal
-from cpsolver.crosscheck import EngineSolver, crosscheck
-from cpsolver.dealgen import generate
-from cpsolver.engines import ENGINES, solve_with
-from cpsolver.rules import standard_rules
-from cpsolver.spring import OBJECTIVES, Verdict
-from cpsolver.verify import check_split
+from cpsolver.crosscheck.spring import EngineSolver, crosscheck
+from cpsolver.io.dealgen import generate
+from cpsolver.rules.cards import Deal
+from cpsolver.rules.ruleset import standard_rules
+from cpsolver.spring.engines import ENGINES, solve_with
+from cpsolver.spring.result import OBJECTIVES, Verdict
+from cpsolver.verify.spring import check_split
 
 OPTIMA = OBJECTIVES[1:]
 

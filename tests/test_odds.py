@@ -18,16 +18,17 @@ from click.testing import CliRunner, Result
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsolver.cards import DECK_COUNTS, RANK_COUNT, Hand
 from cpsolver.cli import cli
-from cpsolver.dealgen import planted_deal, uniform_deal
-from cpsolver.movegen import answers, plays
+from cpsolver.io.dealgen import planted_deal, uniform_deal
+from cpsolver.io.rulefiles import load_rules
 from cpsolver.odds import OddsError, estimate_odds, exact_odds, question
 from cpsolver.odds.profiles import ClassTable
 from cpsolver.odds.sampling import wilson_interval
-from cpsolver.rules import RuleSet, load_rules
-from cpsolver.search import solve
-from cpsolver.spring import Verdict
+from cpsolver.rules.cards import DECK_COUNTS, RANK_COUNT, Hand
+from cpsolver.rules.movegen import answers, plays
+from cpsolver.rules.ruleset import RuleSet
+from cpsolver.spring.result import Verdict
+from cpsolver.spring.search import solve
 
 RULE_SETS = ("standard", "rlcard", "douzero")
 

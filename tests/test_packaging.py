@@ -28,8 +28,8 @@ IN_THE_WHEEL = [
     "cpsolver/models/standard.toml",
     "cpsolver/models/rlcard.toml",
     "cpsolver/models/douzero.toml",
-    "cpsolver/schemas/proof.schema.json",
-    "cpsolver/schemas/certificate.schema.json",
+    "cpsolver/verify/schemas/proof.schema.json",
+    "cpsolver/verify/schemas/certificate.schema.json",
     "cpsolver/docs/RULES.md",
     "cpsolver/docs/rule-texts/english.txt",
     "cpsolver/py.typed",
@@ -106,3 +106,4 @@ def test_the_wheel_carries_every_module_of_the_package(built: dict[str, list[str
     )
     missing = [name for name in modules if name not in built["wheel"]]
     assert not missing
+

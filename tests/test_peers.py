@@ -22,10 +22,10 @@ from douzero.env.move_generator import MovesGener
 from rlcard.games.doudizhu.judger import DoudizhuJudger
 from rlcard.games.doudizhu.utils import get_gt_cards
 
-from cpsolver.cards import DECK_COUNTS, RANK_SYMBOLS, Hand
-from cpsolver.movegen import MoveGenerator, generator
-from cpsolver.plays import Kind, Play
-from cpsolver.rules import load_rules
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.rules.cards import DECK_COUNTS, RANK_SYMBOLS, Hand
+from cpsolver.rules.movegen import MoveGenerator, generator
+from cpsolver.rules.plays import Kind, Play
 
 pytestmark = pytest.mark.peers
 

@@ -20,16 +20,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsolver import svg
-from cpsolver.annotate import group_ranks, tricks, unseen
-from cpsolver.cards import DECK_COUNTS, RANK_COUNT, Deal, Hand
-from cpsolver.cpsat.explain import explain
-from cpsolver.dealformat import parse_deal
 from cpsolver.game.engine import Game, replay
 from cpsolver.game.simulation import bot_game
-from cpsolver.plays import Play
-from cpsolver.position import Position
-from cpsolver.search import solve
+from cpsolver.io.dealformat import parse_deal
+from cpsolver.pictures import svg
+from cpsolver.pictures.annotate import group_ranks, tricks, unseen
+from cpsolver.rules.cards import DECK_COUNTS, RANK_COUNT, Deal, Hand
+from cpsolver.rules.plays import Play
+from cpsolver.rules.position import Position
+from cpsolver.spring.cpsat.explain import explain
+from cpsolver.spring.search import solve
 
 ROOT = Path(__file__).parent.parent
 GOLDEN = Path(__file__).parent / "data" / "svg"
@@ -165,8 +165,8 @@ def test_a_real_renderer_draws_the_pictures(name: str) -> None:
 
 def test_core_does_not_load_the_drawing_modules() -> None:
     code = (
-        "import sys, cpsolver.cards, cpsolver.plays, cpsolver.spring, cpsolver.movegen;"
-        "print(sorted(m for m in sys.modules if m in ('cpsolver.svg', 'rich', 'cpsolver.terminal')))"
+        "import sys, cpsolver.rules.cards, cpsolver.rules.plays, cpsolver.spring, cpsolver.rules.movegen;"
+        "print(sorted(m for m in sys.modules if m in ('cpsolver.pictures.svg', 'rich', 'cpsolver.pictures.terminal')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

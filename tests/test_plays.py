@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsolver.cards import Hand
-from cpsolver.errors import InvalidPlayError
-from cpsolver.movegen import plays
-from cpsolver.plays import Kind, Play, beats, classify, readings
+from cpsolver.rules.cards import Hand
+from cpsolver.rules.errors import InvalidPlayError
+from cpsolver.rules.movegen import plays
+from cpsolver.rules.plays import Kind, Play, beats, classify, readings
 
 DECK_PLAYS = plays(Hand.deck())
 any_play = st.sampled_from(DECK_PLAYS)

@@ -8,16 +8,16 @@ import pytest
 from hypothesis import given, settings
 from test_endgame import positions
 
-from cpsolver.cards import Deal
-from cpsolver.errors import CpsolverError, PositionError
-from cpsolver.position import Position
-from cpsolver.positionformat import (
+from cpsolver.io.positionformat import (
     PositionFormatError,
     parse_position,
     position_as_dict,
     position_as_text,
     position_from_dict,
 )
+from cpsolver.rules.cards import Deal
+from cpsolver.rules.errors import CpsolverError, PositionError
+from cpsolver.rules.position import Position
 
 
 @settings(max_examples=200, deadline=None)
@@ -94,8 +94,8 @@ def test_sides_and_opponents() -> None:
 
 def test_a_claimed_reading_picks_between_two() -> None:
     """Under DouZero's rules 555666777888 reads three ways; the claimed kind and rank pick one."""
-    from cpsolver.cards import rank_symbol
-    from cpsolver.rules import load_rules
+    from cpsolver.io.rulefiles import load_rules
+    from cpsolver.rules.cards import rank_symbol
 
     rules = load_rules("douzero")
     table = {"cards": "555666777888", "by": 0, "kind": "triplet_sequence_singles", "rank": "7"}

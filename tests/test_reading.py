@@ -12,21 +12,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cpsolver.dealformat import DealFormatError, parse_corpus_line, parse_deal, read_corpus_lines
-from cpsolver.errors import CpsolverError
-from cpsolver.external import parse_answer
+from cpsolver.crosscheck.external import parse_answer
 from cpsolver.game.engine import replay
-from cpsolver.proof import read_proof
-from cpsolver.reading import (
-    MAX_DEPTH,
-    InputError,
-    lines_of,
-    loads_json,
-    loads_toml,
-    read_text,
-)
-from cpsolver.rules import RuleSet, read_rules_text
-from cpsolver.writing import OutputError, safe_name, write_text
+from cpsolver.io.dealformat import DealFormatError, parse_corpus_line, parse_deal, read_corpus_lines
+from cpsolver.io.reading import MAX_DEPTH, InputError, lines_of, loads_json, loads_toml, read_text
+from cpsolver.io.rulefiles import read_rules_text, rules_from_toml
+from cpsolver.io.writing import OutputError, safe_name, write_text
+from cpsolver.rules.errors import CpsolverError
+from cpsolver.verify.documents import read_proof
 
 HUGE_INT = "1" * 5000  # past Python's 4,300-digit conversion limit: B1
 DEEP = "[" * 5000 + "]" * 5000  # past the recursion limit: B2
@@ -112,7 +105,7 @@ def test_proofs_replays_and_answers_raise_only_their_errors(text: str) -> None:
 RECORD = {
     "format": "cpsolver-game",
     "version": 1,
-    "rules": {"name": "standard", "digest": RuleSet.from_toml(*read_rules_text("standard")).digest},
+    "rules": {"name": "standard", "digest": rules_from_toml(*read_rules_text("standard")).digest},
     "seed": 1,
     "first_bidder": 0,
     "auction": [],
@@ -146,7 +139,7 @@ STANDARD_TOML = read_rules_text("standard")[0]
 )
 def test_rules_files_raise_only_rules_errors(text: str) -> None:
     try:
-        RuleSet.from_toml(text, "mine.toml")
+        rules_from_toml(text, "mine.toml")
     except CpsolverError as error:
         assert str(error).startswith("mine.toml: ")
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cpsolver.cards import Hand
 from cpsolver.cli import cli
 from cpsolver.game.agents import make_agent
 from cpsolver.game.cardids import id_of_showdown, showdown_card
@@ -23,7 +22,8 @@ from cpsolver.game.records import (
     write_douzero_deals,
 )
 from cpsolver.game.simulation import bot_game
-from cpsolver.rules import standard_rules
+from cpsolver.rules.cards import Hand
+from cpsolver.rules.ruleset import standard_rules
 
 
 def test_showdown_card_names() -> None:

@@ -11,13 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_movegen import hands
 
-from cpsolver.cards import ACE, RANK_SYMBOLS, Deal, Hand
 from cpsolver.cli import cli
-from cpsolver.engines import ENGINES, solve_with
-from cpsolver.errors import AmbiguousPlayError, RulesError
-from cpsolver.movegen import MoveGenerator, answers, can_answer, plays
-from cpsolver.plays import Kind, Play, classify, readings
-from cpsolver.rules import RuleSet, bundled_rule_names, load_rules, standard_rules
+from cpsolver.io.rulefiles import bundled_rule_names, load_rules, parse_rules_toml, rules_from_toml
+from cpsolver.rules.cards import ACE, RANK_SYMBOLS, Deal, Hand
+from cpsolver.rules.errors import AmbiguousPlayError, RulesError
+from cpsolver.rules.movegen import MoveGenerator, answers, can_answer, plays
+from cpsolver.rules.plays import Kind, Play, classify, readings
+from cpsolver.rules.ruleset import RuleSet, standard_rules
+from cpsolver.spring.engines import ENGINES, solve_with
 
 STANDARD_TEXT = (Path(__file__).parents[1] / "models" / "standard.toml").read_text()
 
@@ -32,7 +33,7 @@ def variant(**changes: str) -> str:
     return "\n".join(lines)
 
 
-LOOSE = RuleSet.from_toml(
+LOOSE = rules_from_toml(
     variant(
         name='"loose"',
         single_min_length="3",
@@ -47,7 +48,7 @@ LOOSE = RuleSet.from_toml(
     ),
     "loose.toml",
 )
-STRICT = RuleSet.from_toml(
+STRICT = rules_from_toml(
     variant(name='"strict"', single_min_length="6", highest_rank='"K"', shapes="[]"),
     "strict.toml",
 )
@@ -138,7 +139,7 @@ def test_a_rules_file_loads_by_path(tmp_path: Path) -> None:
 )
 def test_bad_rules_files_are_refused_with_the_reason(text: str, message: str) -> None:
     with pytest.raises(RulesError) as caught:
-        RuleSet.from_toml(text, "t.toml")
+        rules_from_toml(text, "t.toml")
     assert str(caught.value).startswith(message)
 
 
@@ -306,16 +307,17 @@ def test_verify_refuses_a_proof_made_under_other_rules(tmp_path: Path) -> None:
 
 
 def test_the_precompiled_bundled_rules_are_current() -> None:
-    from cpsolver.rules import COMPILED, compiled_rules
+    from cpsolver.io.rulefiles import compiled_rules
+    from cpsolver.rules.ruleset import COMPILED
 
-    # Stale? Run: python -c "from cpsolver.rules import write_compiled_rules as w; w()"
+    # Stale? Run: python -c "from cpsolver.io.rulefiles import write_compiled_rules as w; w()"
     assert compiled_rules() == COMPILED
 
 
 def test_an_edited_bundled_text_is_parsed_not_taken_from_the_precompiled_table() -> None:
-    from cpsolver.rules import read_rules_text
+    from cpsolver.io.rulefiles import read_rules_text
 
     text, _ = read_rules_text("standard")
-    edited = RuleSet.from_toml(text.replace("single_min_length = 5", "single_min_length = 4"))
+    edited = rules_from_toml(text.replace("single_min_length = 5", "single_min_length = 4"))
     assert edited.single_min_length == 4 and edited.digest != standard_rules().digest
-    assert RuleSet.from_toml(text) == RuleSet.parse_toml(text)
+    assert rules_from_toml(text) == parse_rules_toml(text)

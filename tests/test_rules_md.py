@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import pytest
 
-from cpsolver.cards import RANK_SYMBOLS, Deal, Hand
-from cpsolver.errors import (
+from cpsolver.rules.cards import RANK_SYMBOLS, Deal, Hand
+from cpsolver.rules.errors import (
     CardSyntaxError,
     CpsolverError,
     DealError,
     HandError,
     InvalidPlayError,
 )
-from cpsolver.movegen import plays
-from cpsolver.plays import Kind, Play, beats, classify
+from cpsolver.rules.movegen import plays
+from cpsolver.rules.plays import Kind, Play, beats, classify
 
 
 def rank(symbol: str) -> int:

@@ -1,6 +1,6 @@
 """cpsolver's own schema checker agrees with jsonschema on every document it is shown.
 
-``cpsolver.schemacheck`` replaced jsonschema in ``verify`` for start-up time;
+``cpsolver.verify.schema`` replaced jsonschema in ``verify`` for start-up time;
 jsonschema stays the reference here. Documents are real proofs, certificates
 and strategies, then tampered with at random: a key dropped or added, a value
 swapped for another JSON value (booleans for numbers, ``1.0`` for ``1``,
@@ -19,16 +19,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cpsolver.cards import Deal
-from cpsolver.certify import certify
-from cpsolver.dealgen import generate
 from cpsolver.endgame import Position, solve
 from cpsolver.endgame.proof import build_strategy_proof
-from cpsolver.engines import DEFAULT_ENGINE, solve_with
-from cpsolver.movegen import MoveGenerator
-from cpsolver.proof import ProofFormatError, build_proof, read_proof, schema
-from cpsolver.rules import standard_rules
-from cpsolver.schemacheck import UnsupportedSchema, check_schema, first_error
+from cpsolver.io.dealgen import generate
+from cpsolver.rules.cards import Deal
+from cpsolver.rules.movegen import MoveGenerator
+from cpsolver.rules.ruleset import standard_rules
+from cpsolver.spring.certify import certify
+from cpsolver.spring.engines import DEFAULT_ENGINE, solve_with
+from cpsolver.spring.proof import build_proof
+from cpsolver.verify.documents import ProofFormatError, read_proof, schema
+from cpsolver.verify.schema import UnsupportedSchema, check_schema, first_error
 
 NAMES = ["proof", "certificate", "strategy", "strategy-header"]
 

@@ -10,11 +10,11 @@ from spring_cases import HAND_MADE
 from spring_reference import checked, has_spring
 from test_cpsat import endgames
 
-from cpsolver import cpsat, search
-from cpsolver.cards import Deal, Hand
-from cpsolver.dealgen import generate
-from cpsolver.search import contains, pack
-from cpsolver.spring import SpringResult, Verdict
+from cpsolver.io.dealgen import generate
+from cpsolver.rules.cards import Deal, Hand
+from cpsolver.spring import cpsat, search
+from cpsolver.spring.result import SpringResult, Verdict
+from cpsolver.spring.search import contains, pack
 
 
 def searched(deal: Deal) -> SpringResult:

@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 from cpsolver.cli import cli
-from cpsolver.errors import CpsolverError
 from cpsolver.game.engine import Game, replay
 from cpsolver.game.seats import forfeit_result, parse_assignments, seat_agents
 from cpsolver.game.simulation import bot_game, seated_game, simulate
+from cpsolver.rules.errors import CpsolverError
 
 TOY = f"{sys.executable} {Path(__file__).with_name('botzone_toy.py')}"
 

@@ -9,17 +9,17 @@ from pathlib import Path
 
 import pytest
 
-from cpsolver.crosscheck import CommandSolver, EngineSolver, Solver, crosscheck
-from cpsolver.dealgen import generate
-from cpsolver.rules import standard_rules
+from cpsolver.crosscheck.spring import CommandSolver, EngineSolver, Solver, crosscheck
+from cpsolver.io.dealgen import generate
+from cpsolver.rules.ruleset import standard_rules
 
 RULES = standard_rules()
 PYTHON = sys.executable
 # A correct protocol-2 solver's core: our own search engine, answering by id.
 HEADER = """\
 import json, os, subprocess, sys, time
-from cpsolver.dealformat import deal_from_dict
-from cpsolver.search import solve
+from cpsolver.io.dealformat import deal_from_dict
+from cpsolver.spring.search import solve
 
 def answer(request):
     deal = deal_from_dict({k: request[k] for k in ("landlord", "peasants")})

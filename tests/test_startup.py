@@ -83,7 +83,7 @@ def test_a_light_command_imports_no_heavy_module(args: list[str]) -> None:
 
 
 def test_verify_of_a_spring_proof_imports_nothing_heavy(spring_proof: Path) -> None:
-    # The proof's form is checked by cpsolver.schemacheck, not jsonschema.
+    # The proof's form is checked by cpsolver.verify.schema, not jsonschema.
     assert imported_by("verify", str(spring_proof)) & set(HEAVY) == set()
 
 

@@ -12,9 +12,10 @@ import pytest
 
 from cpsolver.endgame import Position, solve
 from cpsolver.endgame.proof import build_strategy_proof
-from cpsolver.proof import schema
-from cpsolver.rules import load_rules, standard_rules
-from cpsolver.verify_strategy import check_strategy
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.rules.ruleset import standard_rules
+from cpsolver.verify.documents import schema
+from cpsolver.verify.strategy import check_strategy
 
 PUZZLES = [
     Position.parse(["KK5543", "225543"]),  # the first player wins

@@ -11,95 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-
-from cpsolver.dealformat import deal_as_dict
-from cpsolver.dealgen import generate
-
-
-def corpus(path: Path, count: int, seed: int = 3) -> list[str]:
-    entries = list(generate("planted", count, seed))
-    path.write_text(
-        "".join(json.dumps({"id": e.id, **deal_as_dict(e.deal)}) + "\n" for e in entries)
-    )
-    return [e.id for e in entries]
-
-
-def children(pid: int) -> list[int]:
-    """Every live descendant of ``pid`` (from /proc)."""
-    parents: dict[int, int] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    fields = stat.read().rsplit(") ", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] != "Z":
-                parents[int(entry)] = int(fields[1])
-    found, frontier = [], [pid]
-    while frontier:
-        parent = frontier.pop()
-        kids = [child for child, ppid in parents.items() if ppid == parent]
-        found += kids
-        frontier += kids
-    return found
-
-
-def in_group(group: int) -> list[int]:
-    """Every live process of process group ``group`` (from /proc)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as stat:
-                    fields = stat.read().rsplit(") ", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] != "Z" and int(fields[2]) == group:
-                found.append(int(entry))
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().rsplit(") ", 1)[1][0] != "Z"
-    except OSError:
-        return False
-
-
-def wait_for(condition: object, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():  # type: ignore[operator]
-            return True
-        time.sleep(0.05)
-    return False
-
-
-def start_batch(source: Path, out: Path, *options: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "cpsolver",
-            "batch",
-            str(source),
-            "-o",
-            str(out),
-            "--quiet",
-            "--json",
-            *options,
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,  # a group of its own, so what it leaves in it can be found
-    )
-
-
-def lines_in(out: Path) -> int:
-    return out.read_text().count("\n") if out.exists() else 0
+from processes import alive, children, corpus, in_group, lines_in, start, start_batch, wait_for
 
 
 def ids_in(out: Path) -> list[str]:
@@ -248,23 +160,15 @@ def test_an_interrupted_crosscheck_prints_the_summary_so_far(tmp_path: Path) -> 
         "for line in sys.stdin:\n"
         "    print(json.dumps({'id': json.loads(line)['id'], 'verdict': 'unknown'}), flush=True)\n"
     )
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "cpsolver",
-            "crosscheck",
-            "--generate",
-            "planted",
-            "--count",
-            "100000",
-            "--json",
-            "--against",
-            f"{sys.executable} {solver}",
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    process = start(
+        "crosscheck",
+        "--generate",
+        "planted",
+        "--count",
+        "100000",
+        "--json",
+        "--against",
+        f"{sys.executable} {solver}",
     )
     assert wait_for(started.exists, 60)
     time.sleep(1)
@@ -337,20 +241,15 @@ def test_sigkill_of_crosscheck_ends_the_external_solver_and_its_children(
         "    print(json.dumps({'id': json.loads(line)['id'], 'verdict': 'unknown'}), flush=True)\n"
         "child.wait()  # on EOF it lingers with its child, as a careless solver would\n"
     )
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "cpsolver",
-            "crosscheck",
-            "--generate",
-            "planted",
-            "--count",
-            "100000",
-            "--quiet",
-            "--against",
-            f"{sys.executable} {solver}",
-        ],
+    process = start(
+        "crosscheck",
+        "--generate",
+        "planted",
+        "--count",
+        "100000",
+        "--quiet",
+        "--against",
+        f"{sys.executable} {solver}",
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -369,7 +268,7 @@ def test_sigkill_of_crosscheck_ends_the_external_solver_and_its_children(
 def test_a_pool_worker_starts_where_there_are_no_process_groups(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:  # Windows has no os.setpgrp: the pool must still start its workers
-    from cpsolver import parallel
+    from cpsolver.scale import parallel
 
     watched: list[int] = []
     monkeypatch.delattr(os, "setpgrp")

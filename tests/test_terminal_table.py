@@ -11,11 +11,11 @@ from pathlib import Path
 import pexpect
 from click.testing import CliRunner
 
-from cpsolver.cards import Hand
 from cpsolver.cli import cli
 from cpsolver.game import advice
 from cpsolver.game.engine import Game
-from cpsolver.plays import Kind, Play
+from cpsolver.rules.cards import Hand
+from cpsolver.rules.plays import Kind, Play
 
 PROMPT = r"Your (bid \([^)]*\)|play): "
 UP = "\x1b[A"
@@ -136,7 +136,7 @@ def test_hint_in_the_auction_is_a_bid_with_its_reason() -> None:
 
 def test_plays_by_kind_groups_every_legal_play() -> None:
     hand = Hand.parse("33 444 5 22 B R")
-    from cpsolver.movegen import plays
+    from cpsolver.rules.movegen import plays
 
     every = plays(hand)
     grouped = advice.plays_by_kind(every, shown=1000)

@@ -8,15 +8,16 @@ from typing import Any
 
 import pytest
 
-from cpsolver.cards import Deal
-from cpsolver.cpsat import solve
-from cpsolver.dealformat import deal_as_dict
-from cpsolver.movegen import generator
-from cpsolver.plays import Play
-from cpsolver.proof import build_proof, read_proof
-from cpsolver.rules import standard_rules
-from cpsolver.spring import SpringResult, Step, Verdict
-from cpsolver.verify import check_plan, check_proof
+from cpsolver.io.dealformat import deal_as_dict
+from cpsolver.rules.cards import Deal
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.plays import Play
+from cpsolver.rules.ruleset import standard_rules
+from cpsolver.spring.cpsat import solve
+from cpsolver.spring.proof import build_proof
+from cpsolver.spring.result import SpringResult, Step, Verdict
+from cpsolver.verify.documents import read_proof
+from cpsolver.verify.spring import check_plan, check_proof
 
 DEAL = Deal.parse(
     "333444555 TJQKA AAA 22 R", "666 77 888 99 TT JJ Q KK", "3 4 5 6 77 8 99 T J QQ K 22 B"

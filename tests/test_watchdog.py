@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from cpsolver import watchdog
-from cpsolver.watchdog import GuardedGroup
+from cpsolver.scale import watchdog
+from cpsolver.scale.watchdog import GuardedGroup
 
 SLEEPER = [sys.executable, "-c", "import time; time.sleep(60)"]
 

@@ -1,8 +1,9 @@
 """The ``cpsolver`` command line: parses, calls the library, prints.
 
 One module per group of commands, each registering on the one group in
-:mod:`cpsolver.cli.base`, where the shared options, readers and one-line
-errors live. A module is imported only when one of its commands is named
+:mod:`cpsolver.cli.base` (with the one-line errors); the shared readers,
+options and output are :mod:`~cpsolver.cli.inputs`, :mod:`~cpsolver.cli.options`
+and :mod:`~cpsolver.cli.output`. A module is imported only when one of its commands is named
 (``cpsolver classify`` never loads the solvers); ``COMMANDS`` says which
 module registers which command, and ``tests/test_cli_layout.py`` holds it
 to what the modules really register.

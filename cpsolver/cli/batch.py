@@ -13,22 +13,14 @@ from typing import IO
 
 import click
 
-from cpsolver import cpsat
-from cpsolver.batch import BatchOptions, Done, done_ids, lock_output, run_batch
-from cpsolver.cli.base import (
-    BadInput,
-    Interrupted,
-    cli,
-    cluster_options,
-    common_options,
-    make_runner,
-    sigterm_as_interrupt,
-    timeout_option,
-    with_progress,
-)
+from cpsolver.cli.base import BadInput, Interrupted, cli, sigterm_as_interrupt
+from cpsolver.cli.options import cluster_options, common_options, make_runner, timeout_option
+from cpsolver.cli.output import with_progress
 from cpsolver.cli.spring import engine_options
-from cpsolver.reading import read_lines
-from cpsolver.rules import load_rules, read_rules_text
+from cpsolver.io.reading import read_lines
+from cpsolver.io.rulefiles import load_rules, read_rules_text
+from cpsolver.scale.batch import BatchOptions, Done, done_ids, lock_output, run_batch
+from cpsolver.spring import cpsat
 
 
 @cli.command("batch")

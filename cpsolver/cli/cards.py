@@ -6,12 +6,16 @@ import sys
 
 import click
 
-from cpsolver.cards import Hand, rank_symbol
-from cpsolver.cli.base import cli, common_options, emit_json, play_line, read_cards, shape_words
-from cpsolver.errors import InvalidPlayError
-from cpsolver.movegen import generator
-from cpsolver.plays import Kind, Play, classify
-from cpsolver.rules import RuleSet, load_rules
+from cpsolver.cli.base import cli
+from cpsolver.cli.inputs import read_cards
+from cpsolver.cli.options import common_options
+from cpsolver.cli.output import emit_json, play_line, shape_words
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.rules.cards import Hand, rank_symbol
+from cpsolver.rules.errors import InvalidPlayError
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.plays import Kind, Play, classify
+from cpsolver.rules.ruleset import RuleSet
 
 
 @cli.command("classify")

@@ -8,33 +8,30 @@ from typing import Any
 
 import click
 
-from cpsolver.cli.base import (
-    cli,
+from cpsolver.cli.base import cli, sigterm_as_interrupt
+from cpsolver.cli.options import (
     cluster_options,
     common_options,
-    finish_crosscheck,
     make_runner,
     positive_seconds,
-    sigterm_as_interrupt,
     sizes_option,
     timeout_option,
-    with_progress,
-    write_reproducers,
 )
+from cpsolver.cli.output import finish_crosscheck, with_progress, write_reproducers
 from cpsolver.cli.positions import detect_question, run_endgame_crosscheck
-from cpsolver.crosscheck import CommandSolver, EngineSolver, Solver, Summary, crosscheck
-from cpsolver.dealformat import (
+from cpsolver.crosscheck.spring import CommandSolver, EngineSolver, Solver, Summary, crosscheck
+from cpsolver.io.dealformat import (
     CorpusEntry,
     DealFormatError,
     deal_as_dict,
     deal_as_text,
     read_corpus_lines,
 )
-from cpsolver.dealgen import KINDS, generate
-from cpsolver.engines import ENGINES
-from cpsolver.positiongen import POSITION_KINDS
-from cpsolver.reading import read_lines
-from cpsolver.rules import load_rules
+from cpsolver.io.dealgen import KINDS, generate
+from cpsolver.io.positiongen import POSITION_KINDS
+from cpsolver.io.reading import read_lines
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.spring.engines import ENGINES
 
 
 def _summary_table(summary: Summary) -> str:

@@ -8,10 +8,10 @@ import click
 
 from cpsolver.cli.base import cli
 from cpsolver.cli.positions import write_positions
-from cpsolver.dealformat import deal_as_dict
-from cpsolver.dealgen import KINDS, generate, parse_sizes
-from cpsolver.positiongen import DEFAULT_MID_TRICK, POSITION_KINDS
-from cpsolver.writing import open_output
+from cpsolver.io.dealformat import deal_as_dict
+from cpsolver.io.dealgen import KINDS, generate, parse_sizes
+from cpsolver.io.positiongen import DEFAULT_MID_TRICK, POSITION_KINDS
+from cpsolver.io.writing import open_output
 
 
 @cli.command("deal")

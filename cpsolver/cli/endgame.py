@@ -6,19 +6,15 @@ import sys
 
 import click
 
-from cpsolver.cli.base import (
-    cli,
-    common_options,
-    emit_json,
-    read_cards,
-    read_source,
-    timeout_option,
-    write_json,
-)
+from cpsolver.cli.base import cli
+from cpsolver.cli.inputs import read_cards, read_source
+from cpsolver.cli.options import common_options, timeout_option
+from cpsolver.cli.output import emit_json, write_json
 from cpsolver.endgame import EndgameResult, Position, solve
 from cpsolver.endgame.proof import build_strategy_proof
-from cpsolver.positionformat import parse_position
-from cpsolver.rules import RuleSet, load_rules
+from cpsolver.io.positionformat import parse_position
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.rules.ruleset import RuleSet
 
 
 def hand_name(position: Position, player: int) -> str:

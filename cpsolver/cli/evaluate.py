@@ -9,23 +9,18 @@ from typing import Any
 
 import click
 
-from cpsolver.cli.base import (
-    BadInput,
-    cli,
-    common_options,
-    emit_json,
-    positive_seconds,
-    with_progress,
-)
-from cpsolver.errors import CpsolverError
-from cpsolver.reading import InputError, loads_json, source_name
-from cpsolver.rules import load_rules
-from cpsolver.writing import open_output, write_line
+from cpsolver.cli.base import BadInput, cli
+from cpsolver.cli.options import common_options, positive_seconds
+from cpsolver.cli.output import emit_json, with_progress
+from cpsolver.io.reading import InputError, loads_json, source_name
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.io.writing import open_output, write_line
+from cpsolver.rules.errors import CpsolverError
 
 
 def read_records(path: str) -> list[dict[str, Any]]:
     """JSON objects from a file or stdin: one JSON document, or JSON lines."""
-    from cpsolver.cli.base import read_source
+    from cpsolver.cli.inputs import read_source
 
     text = read_source(path, "record")
     source = source_name(path)

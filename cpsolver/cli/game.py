@@ -10,22 +10,16 @@ from typing import Any
 
 import click
 
-from cpsolver.cli.base import (
-    BadInput,
-    cli,
-    common_options,
-    emit_json,
-    positive_seconds,
-    read_source,
-    rules_option,
-    with_progress,
-)
+from cpsolver.cli.base import BadInput, cli
+from cpsolver.cli.inputs import read_source
+from cpsolver.cli.options import common_options, positive_seconds, rules_option
+from cpsolver.cli.output import emit_json, with_progress
 from cpsolver.cli.show import picture_options, write_pictures
-from cpsolver.errors import CpsolverError
 from cpsolver.game.engine import Game, replay
-from cpsolver.reading import InputError, loads_json, source_name
-from cpsolver.rules import load_rules
-from cpsolver.writing import open_output, write_line
+from cpsolver.io.reading import InputError, loads_json, source_name
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.io.writing import open_output, write_line
+from cpsolver.rules.errors import CpsolverError
 
 
 def agent_options(func: Any) -> Any:
@@ -228,7 +222,7 @@ def replay_command(
                 f"hand {number} ({game.origin}): {result['winner']}, score {result['score']}"
             )
     if svg_path or html_path:
-        from cpsolver import svg
+        from cpsolver.pictures import svg
 
         pictures = [
             svg.record(g.start_of_play, g.actions, g.landlord, f"Hand {n} ({g.origin})")

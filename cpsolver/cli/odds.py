@@ -8,17 +8,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from cpsolver.cards import Hand
-from cpsolver.cli.base import (
-    cli,
-    cluster_options,
-    common_options,
-    emit_json,
-    make_runner,
-    read_cards,
-    with_progress,
-)
-from cpsolver.rules import load_rules
+from cpsolver.cli.base import cli
+from cpsolver.cli.inputs import read_cards
+from cpsolver.cli.options import cluster_options, common_options, make_runner
+from cpsolver.cli.output import emit_json, with_progress
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.rules.cards import Hand
 
 if TYPE_CHECKING:  # numpy comes with the odds; only the odds command loads them
     from cpsolver.odds import Odds

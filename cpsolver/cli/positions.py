@@ -14,32 +14,23 @@ from itertools import chain
 
 import click
 
-from cpsolver.cli.base import (
-    finish_crosscheck,
-    make_runner,
-    sigterm_as_interrupt,
-    with_progress,
-    write_reproducers,
-)
-from cpsolver.endgame_crosscheck import EndgameSummary, crosscheck_positions
-from cpsolver.endgame_solvers import (
-    QUESTION,
-    CommandEndgameSolver,
-    EndgameSolver,
-    OurSolver,
-)
-from cpsolver.errors import CpsolverError
-from cpsolver.positioncorpus import (
+from cpsolver.cli.base import sigterm_as_interrupt
+from cpsolver.cli.options import make_runner
+from cpsolver.cli.output import finish_crosscheck, with_progress, write_reproducers
+from cpsolver.crosscheck.endgame import EndgameSummary, crosscheck_positions
+from cpsolver.crosscheck.solvers import QUESTION, CommandEndgameSolver, EndgameSolver, OurSolver
+from cpsolver.io.positioncorpus import (
     PositionCorpusError,
     PositionEntry,
     is_position_line,
     position_entry_as_dict,
     read_position_corpus_lines,
 )
-from cpsolver.positionformat import position_as_dict, position_as_text
-from cpsolver.positiongen import POSITION_KINDS, generate, parse_position_sizes, players_of
-from cpsolver.rules import RuleSet
-from cpsolver.writing import open_output
+from cpsolver.io.positionformat import position_as_dict, position_as_text
+from cpsolver.io.positiongen import POSITION_KINDS, generate, parse_position_sizes, players_of
+from cpsolver.io.writing import open_output
+from cpsolver.rules.errors import CpsolverError
+from cpsolver.rules.ruleset import RuleSet
 
 SHRINK_BUDGET_TIMEOUTS = 5  # the default shrink budget, in --timeout's (as for deals)
 Numbered = Iterator[tuple[int, str | CpsolverError]]

@@ -8,9 +8,12 @@ from typing import Any
 
 import click
 
-from cpsolver.cards import rank_symbol
-from cpsolver.cli.base import cli, common_options, emit_json
-from cpsolver.rules import RuleSet, bundled_rule_names, load_rules, standard_rules
+from cpsolver.cli.base import cli
+from cpsolver.cli.options import common_options
+from cpsolver.cli.output import emit_json
+from cpsolver.io.rulefiles import bundled_rule_names, load_rules
+from cpsolver.rules.cards import rank_symbol
+from cpsolver.rules.ruleset import RuleSet, standard_rules
 
 SUMMARY = """\
 Dou Dizhu rules as cpsolver implements them (the full text: docs/RULES.md).

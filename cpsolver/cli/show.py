@@ -12,19 +12,28 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from cpsolver.cards import Deal
-from cpsolver.cli.base import BadInput, cli, common_options, emit_json, read_source
-from cpsolver.dealformat import deal_as_dict, parse_deal
-from cpsolver.errors import CpsolverError
-from cpsolver.plays import Play
-from cpsolver.position import Position
-from cpsolver.positionformat import parse_position, position_as_dict, position_from_dict, read_play
-from cpsolver.reading import InputError, loads_json, source_name
-from cpsolver.rules import RuleSet, load_rules
-from cpsolver.writing import write_text
+from cpsolver.cli.base import BadInput, cli
+from cpsolver.cli.inputs import read_source
+from cpsolver.cli.options import common_options
+from cpsolver.cli.output import emit_json
+from cpsolver.io.dealformat import deal_as_dict, parse_deal
+from cpsolver.io.positionformat import (
+    parse_position,
+    position_as_dict,
+    position_from_dict,
+    read_play,
+)
+from cpsolver.io.reading import InputError, loads_json, source_name
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.io.writing import write_text
+from cpsolver.rules.cards import Deal
+from cpsolver.rules.errors import CpsolverError
+from cpsolver.rules.plays import Play
+from cpsolver.rules.position import Position
+from cpsolver.rules.ruleset import RuleSet
 
 if TYPE_CHECKING:
-    from cpsolver.cpsat.explain import Explanation
+    from cpsolver.spring.cpsat.explain import Explanation
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -46,7 +55,7 @@ def write_pictures(
     svg_path: str | None, html_path: str | None, title: str, pictures: Sequence[str], text: str = ""
 ) -> None:
     """Write the pictures: the first (or all, stacked) to ``svg_path``, all to ``html_path``."""
-    from cpsolver import svg
+    from cpsolver.pictures import svg
 
     outputs = []
     if svg_path is not None:
@@ -64,7 +73,7 @@ def _stack(pictures: Sequence[str]) -> str:
     parts, y, width = [], 0.0, 0.0
     for picture in pictures:
         match = re.match(r'<svg [^>]*width="([\d.]+)" height="([\d.]+)"', picture)
-        assert match, "every picture of cpsolver.svg starts with its size"
+        assert match, "every picture of cpsolver.pictures.svg starts with its size"
         w, h = float(match.group(1)), float(match.group(2))
         parts.append(picture.strip().replace("<svg ", f'<svg x="0" y="{y:g}" ', 1))
         y, width = y + h, max(width, w)
@@ -87,7 +96,7 @@ class Drawing:
 
 
 def _plan_data(deal: Deal, plays: Sequence[Play], rules: RuleSet) -> list[dict[str, Any]]:
-    from cpsolver.annotate import first_answers
+    from cpsolver.pictures.annotate import first_answers
 
     return [
         {
@@ -104,8 +113,8 @@ def _plan_data(deal: Deal, plays: Sequence[Play], rules: RuleSet) -> list[dict[s
 
 def draw_deal(deal: Deal, rules: RuleSet, solve: bool) -> Drawing:
     """A deal; with ``solve``, its spring plan or the explanation of why there is none."""
-    from cpsolver import svg, terminal
-    from cpsolver.annotate import group_ranks
+    from cpsolver.pictures import svg, terminal
+    from cpsolver.pictures.annotate import group_ranks
 
     drawing = Drawing("Deal", [terminal.deal_view(deal)], [svg.deal(deal)])
     drawing.data = {
@@ -114,7 +123,7 @@ def draw_deal(deal: Deal, rules: RuleSet, solve: bool) -> Drawing:
         "groups": [group_ranks(hand) for hand in deal.hands],
     }
     if solve:
-        from cpsolver.search import solve as search
+        from cpsolver.spring.search import solve as search
 
         plan = [step.play for step in search(deal, rules).plan]
         if plan:
@@ -126,7 +135,7 @@ def draw_deal(deal: Deal, rules: RuleSet, solve: bool) -> Drawing:
 
 def draw_plan(drawing: Drawing, deal: Deal, plan: Sequence[Play], rules: RuleSet) -> None:
     """Add a spring plan: its table and its picture."""
-    from cpsolver import svg, terminal
+    from cpsolver.pictures import svg, terminal
 
     drawing.renderables.append(terminal.plan_view(deal, plan, rules))
     drawing.pictures.append(svg.plan(deal, plan, rules))
@@ -137,8 +146,8 @@ def draw_explanation(
     drawing: Drawing, deal: Deal, rules: RuleSet, explanation: Explanation | None = None
 ) -> None:
     """Add why there is no spring: the blocking cards as a table and a picture."""
-    from cpsolver import svg, terminal
-    from cpsolver.cpsat.explain import explain
+    from cpsolver.pictures import svg, terminal
+    from cpsolver.spring.cpsat.explain import explain
 
     explanation = explanation or explain(deal, rules)
     carriers = {
@@ -151,7 +160,7 @@ def draw_explanation(
 
 def draw_position(position: Position) -> Drawing:
     """An open-hand position."""
-    from cpsolver import svg, terminal
+    from cpsolver.pictures import svg, terminal
 
     return Drawing(
         "Position",
@@ -163,9 +172,9 @@ def draw_position(position: Position) -> Drawing:
 
 def draw_record(record: dict[str, Any], number: int, rules: RuleSet) -> Drawing:
     """A recorded hand: the deal as play began, then trick by trick."""
-    from cpsolver import svg, terminal
-    from cpsolver.annotate import ROLE_NAMES, tricks
     from cpsolver.game.engine import replay
+    from cpsolver.pictures import svg, terminal
+    from cpsolver.pictures.annotate import ROLE_NAMES, tricks
 
     try:
         game = replay(record, rules)
@@ -255,7 +264,7 @@ def draw(text: str, rules: RuleSet, solve: bool, source: str = "input") -> list[
     if len(documents) > 1:
         raise BadInput("several JSON lines: only game records come as JSON lines")
     if kind in ("cpsolver-proof", "cpsolver-certificate"):
-        from cpsolver.proof import read_proof
+        from cpsolver.verify.documents import read_proof
 
         document = read_proof(text)
         deal = parse_deal(json.dumps(document["deal"]))

@@ -8,24 +8,10 @@ from typing import Any
 
 import click
 
-from cpsolver import cpsat
-from cpsolver.cards import Deal, rank_symbol
-from cpsolver.cli.base import (
-    BadInput,
-    F,
-    cli,
-    common_options,
-    deal_options,
-    emit_json,
-    play_line,
-    plays_phrase,
-    read_deal,
-    read_deal_document,
-    read_source,
-    rules_option,
-    timeout_option,
-    write_json,
-)
+from cpsolver.cli.base import BadInput, F, cli
+from cpsolver.cli.inputs import read_deal, read_deal_document, read_source
+from cpsolver.cli.options import common_options, deal_options, rules_option, timeout_option
+from cpsolver.cli.output import emit_json, play_line, plays_phrase, write_json
 from cpsolver.cli.show import (
     draw_deal,
     draw_explanation,
@@ -33,19 +19,23 @@ from cpsolver.cli.show import (
     picture_options,
     write_pictures,
 )
-from cpsolver.cnf import ENCODER
-from cpsolver.dealformat import parse_deal
-from cpsolver.engines import DEFAULT_ENGINE, ENGINES, solve_with
-from cpsolver.errors import CpsolverError
-from cpsolver.movegen import generator
-from cpsolver.positionformat import parse_position
-from cpsolver.proof import build_proof, read_proof
-from cpsolver.reading import InputError, loads_json, source_name
-from cpsolver.rules import RuleSet, load_rules
-from cpsolver.spring import OBJECTIVES, SpringResult, Verdict
-from cpsolver.verify import check_certificate, check_proof
-from cpsolver.verify_strategy import check_strategy
-from cpsolver.writing import write_text
+from cpsolver.io.dealformat import parse_deal
+from cpsolver.io.positionformat import parse_position
+from cpsolver.io.reading import InputError, loads_json, source_name
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.io.writing import write_text
+from cpsolver.rules.cards import Deal, rank_symbol
+from cpsolver.rules.errors import CpsolverError
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.ruleset import RuleSet
+from cpsolver.spring import cpsat
+from cpsolver.spring.engines import DEFAULT_ENGINE, ENGINES, solve_with
+from cpsolver.spring.proof import build_proof
+from cpsolver.spring.result import OBJECTIVES, SpringResult, Verdict
+from cpsolver.verify.cnf import ENCODER
+from cpsolver.verify.documents import read_proof
+from cpsolver.verify.spring import check_certificate, check_proof
+from cpsolver.verify.strategy import check_strategy
 
 _EXIT_CODES = {Verdict.SPRING: 0, Verdict.NO_SPRING: 1, Verdict.UNKNOWN: 3}
 
@@ -188,7 +178,9 @@ def _write_proof(path: str, deal: Deal, result: SpringResult, rules: RuleSet) ->
     if result.verdict is Verdict.SPRING:
         write_json(path, build_proof(deal, result, rules, generator(rules)))
     elif result.verdict is Verdict.NO_SPRING:
-        from cpsolver.certify import certify  # python-sat and OR-Tools: only for certificates
+        from cpsolver.spring.certify import (
+            certify,  # python-sat and OR-Tools: only for certificates
+        )
 
         certified = certify(deal, rules)
         assert certified is not None, "the engines said no spring, the certificate found one"
@@ -317,7 +309,7 @@ def explain_command(
     """
     rules = load_rules(rules_name)
     position = read_deal(deal, landlord, peasant1, peasant2)
-    from cpsolver.cpsat.explain import explain  # OR-Tools: only here
+    from cpsolver.spring.cpsat.explain import explain  # OR-Tools: only here
 
     explanation = explain(position, rules)
     if svg_path or html_path:
@@ -380,7 +372,7 @@ def export_cnf_command(
     """
     rules = load_rules(rules_name)
     position = read_deal(deal, landlord, peasant1, peasant2)
-    from cpsolver.certify import certify  # python-sat and OR-Tools: only here
+    from cpsolver.spring.certify import certify  # python-sat and OR-Tools: only here
 
     certified = certify(position, rules)
     if certified is None:

@@ -1,27 +1,8 @@
-"""The CP-SAT spring engine: a model of the landlord's split, cut by the peasants' answers.
+"""The README's path to the CP-SAT engine, kept since 0.1; it lives in :mod:`cpsolver.spring.cpsat`.
 
-OR-Tools (and the pandas and numpy it pulls in) is imported only when a model is
-built: :func:`solve` loads :mod:`cpsolver.cpsat.solver` on its first call, so
-commands that never solve with CP-SAT start without it.
+Nothing inside cpsolver imports this alias (an import-linter contract says so).
 """
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING, Any, Literal
-
-Strategy = Literal["eager", "lazy"]
-STRATEGIES: tuple[Strategy, ...] = ("eager", "lazy")
-DEFAULT_STRATEGY: Strategy = "eager"
-
-if TYPE_CHECKING:
-    from cpsolver.cpsat.solver import solve
-else:
-
-    def solve(*args: Any, **kwargs: Any) -> Any:
-        """Decide a deal's spring with CP-SAT: :func:`cpsolver.cpsat.solver.solve`."""
-        from cpsolver.cpsat.solver import solve as solve_with_cpsat
-
-        return solve_with_cpsat(*args, **kwargs)
-
+from cpsolver.spring.cpsat import DEFAULT_STRATEGY, STRATEGIES, Strategy, solve
 
 __all__ = ["DEFAULT_STRATEGY", "STRATEGIES", "Strategy", "solve"]

@@ -1,6 +1,6 @@
 """Who wins an open-hand position, the winning moves, and a line of play to the end.
 
->>> from cpsolver.position import Position
+>>> from cpsolver.rules.position import Position
 >>> result = solve(Position.parse(["KK 3", "QQ 4"]))
 >>> result.winner, [str(m) for m in result.moves]
 (0, ['KK'])
@@ -19,9 +19,9 @@ from typing import Any
 from cpsolver.endgame import solver
 from cpsolver.endgame.solver import OutOfTime, Search, State, state_of
 from cpsolver.endgame.strategy import Strategy
-from cpsolver.plays import Play
-from cpsolver.position import Position
-from cpsolver.rules import RuleSet
+from cpsolver.rules.plays import Play
+from cpsolver.rules.position import Position
+from cpsolver.rules.ruleset import RuleSet
 
 PASS = "pass"
 Move = Play | str  # a play, or PASS

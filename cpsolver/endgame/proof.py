@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from cpsolver.cards import rank_symbol
 from cpsolver.endgame.answer import EndgameResult
 from cpsolver.endgame.solver import NO_TABLE, PASS, Search, State, unpack
 from cpsolver.endgame.strategy import Edge
-from cpsolver.plays import Play
-from cpsolver.positionformat import position_as_dict
-from cpsolver.rules import RuleSet
+from cpsolver.io.positionformat import position_as_dict
+from cpsolver.rules.cards import rank_symbol
+from cpsolver.rules.plays import Play
+from cpsolver.rules.ruleset import RuleSet
 
 FORMAT = "cpsolver-strategy"
 VERSION = 1

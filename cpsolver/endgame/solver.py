@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import time
 
-from cpsolver.cards import RANK_COUNT, Hand
-from cpsolver.movegen import MoveGenerator, generator
-from cpsolver.plays import Kind, Play
-from cpsolver.position import Position
-from cpsolver.rules import RuleSet
+from cpsolver.rules.cards import RANK_COUNT, Hand
+from cpsolver.rules.movegen import MoveGenerator, generator
+from cpsolver.rules.plays import Kind, Play
+from cpsolver.rules.position import Position
+from cpsolver.rules.ruleset import RuleSet
 
 _GUARDS = sum(8 << (4 * r) for r in range(RANK_COUNT))  # bit 3 of every 4-bit field
 _CHECK_EVERY = 1024  # nodes between clock reads

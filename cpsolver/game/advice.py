@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from cpsolver.cards import ACE, BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
 from cpsolver.game.bots import BREAK_UP_BELOW, Bot, control, fewest_split, split_count, strength
 from cpsolver.game.engine import Game
 from cpsolver.game.handvalue import best_split, hand_value
 from cpsolver.game.view import view_of
-from cpsolver.plays import Kind, Play
-from cpsolver.search import solve as search
+from cpsolver.rules.cards import ACE, BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
+from cpsolver.rules.plays import Kind, Play
+from cpsolver.spring.search import solve as search
 
 _POWER = (Kind.BOMB, Kind.ROCKET)
 ANALYST = "The analyst sees every hand (no player at the table does):"

@@ -22,42 +22,20 @@ from __future__ import annotations
 
 import random
 import zlib
-from typing import Protocol
 
-from cpsolver.errors import CpsolverError
+from cpsolver.game.agent import Agent
 from cpsolver.game.bots import ENDGAME_CARDS, Bot, OpenBot
 from cpsolver.game.engine import Game
 from cpsolver.game.view import View, view_of
-from cpsolver.movegen import generator
-from cpsolver.plays import Play
-from cpsolver.rules import RuleSet
+from cpsolver.rules.errors import CpsolverError
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.plays import Play
+from cpsolver.rules.ruleset import RuleSet
 
 AGENT_NAMES = ("cpsolver", "cpsolver-open", "random", "rlcard", "cmd:COMMAND")
 FAIR = frozenset(
     {"cpsolver", "random", "rlcard"}
 )  # and every cmd: program, which sees only requests
-
-
-class AgentFailure(CpsolverError):
-    """An agent could not act: its side loses the game, and ``reason`` says why."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-class Agent(Protocol):
-    """What the table asks of whoever sits in a seat."""
-
-    name: str
-
-    def choose_bid(self, game: Game) -> int:
-        """A bid above the current one, or 0 to pass."""
-        ...
-
-    def choose_play(self, game: Game) -> Play | None:
-        """The play to make now, or None to pass."""
-        ...
 
 
 def _seed(view: View, salt: str) -> int:
@@ -168,7 +146,7 @@ def make_agent(spec: str, seat: int, rules: RuleSet | None = None, timeout: floa
     if spec == "rlcard":
         return RlcardAgent(seat, rules)
     if spec.startswith("cmd:") and spec[4:].strip():
-        from cpsolver.game.botzone import BotzoneProgram
+        from cpsolver.game.botzone_seat import BotzoneProgram
 
         return BotzoneProgram(spec[4:], seat, rules, timeout)
     raise CpsolverError(f"unknown agent {spec!r} (known: {', '.join(AGENT_NAMES)})")

@@ -14,10 +14,10 @@ from __future__ import annotations
 import zlib
 from functools import lru_cache
 
-from cpsolver.cards import Deal, Hand
 from cpsolver.odds import estimate_odds, question
-from cpsolver.rules import RuleSet, standard_rules
-from cpsolver.search import solve
+from cpsolver.rules.cards import Deal, Hand
+from cpsolver.rules.ruleset import RuleSet, standard_rules
+from cpsolver.spring.search import solve
 
 BIDDING_SAMPLES = 16  # per bid: about 20 ms of CPU for a 17-card hand
 HINT_SAMPLES = 200

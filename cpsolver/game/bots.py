@@ -52,16 +52,16 @@ import functools
 import random
 import zlib
 
-from cpsolver.cards import ACE, BLACK_JOKER, RED_JOKER, TWO, Deal, Hand, rank_symbol
 from cpsolver.game.bidding import odds_bid, spring_odds
 from cpsolver.game.engine import Game
 from cpsolver.game.handvalue import best_split, hand_value
 from cpsolver.game.pimc import pimc_choice
 from cpsolver.game.view import View, sample_hands, view_of
-from cpsolver.movegen import generator
-from cpsolver.plays import Kind, Play
-from cpsolver.rules import RuleSet
-from cpsolver.search import solve as search
+from cpsolver.rules.cards import ACE, BLACK_JOKER, RED_JOKER, TWO, Deal, Hand, rank_symbol
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.plays import Kind, Play
+from cpsolver.rules.ruleset import RuleSet
+from cpsolver.spring.search import solve as search
 
 _POWER = (Kind.BOMB, Kind.ROCKET)
 SPRING_SAMPLES = 8  # deals of the unseen cards a spring plan must survive

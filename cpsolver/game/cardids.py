@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from cpsolver.cards import BLACK_JOKER, RED_JOKER, Hand, rank_symbol
+from cpsolver.rules.cards import BLACK_JOKER, RED_JOKER, Hand, rank_symbol
 
 SUITS = "SHDC"
 _SHOWDOWN_JOKERS = {BLACK_JOKER: "BJ", RED_JOKER: "RJ"}

@@ -26,11 +26,11 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from cpsolver.cards import DECK_COUNTS, Hand
-from cpsolver.errors import CpsolverError
-from cpsolver.movegen import generator
-from cpsolver.plays import Kind, Play, beats, classify, readings
-from cpsolver.rules import RuleSet, standard_rules
+from cpsolver.rules.cards import DECK_COUNTS, Hand
+from cpsolver.rules.errors import CpsolverError
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.plays import Kind, Play, beats, classify, readings
+from cpsolver.rules.ruleset import RuleSet, standard_rules
 
 RECORD_FORMAT = "cpsolver-game"
 RECORD_VERSION = 1
@@ -255,7 +255,7 @@ class Game:
 
     def _repr_svg_(self) -> str:
         """The hand as a timeline of tricks (or the deal, before play), for Jupyter."""
-        from cpsolver import svg
+        from cpsolver.pictures import svg
 
         if self.landlord is None or not self.start_of_play:
             names = [f"seat {seat}" for seat in range(3)]
@@ -263,7 +263,7 @@ class Game:
         return svg.record(self.start_of_play, self.actions, self.landlord, self.origin)
 
     def _repr_html_(self) -> str:
-        from cpsolver import svg
+        from cpsolver.pictures import svg
 
         return svg.html_fragment(self._repr_svg_(), f"{self.origin}, {self.phase}")
 

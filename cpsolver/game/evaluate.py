@@ -30,11 +30,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from cpsolver.cards import DECK_COUNTS, Hand
-from cpsolver.errors import CpsolverError
-from cpsolver.game.agents import Agent, AgentFailure, make_agent
+from cpsolver.game.agent import Agent, AgentFailure
+from cpsolver.game.agents import make_agent
 from cpsolver.game.engine import Game
-from cpsolver.rules import RuleSet, load_rules
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.rules.cards import DECK_COUNTS, Hand
+from cpsolver.rules.errors import CpsolverError
+from cpsolver.rules.ruleset import RuleSet
 
 Z95 = 1.959963984540054
 

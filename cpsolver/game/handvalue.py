@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import functools
 
-from cpsolver.cards import TWO, Hand
-from cpsolver.movegen import generator
-from cpsolver.plays import Kind, Play
-from cpsolver.rules import RuleSet
+from cpsolver.rules.cards import TWO, Hand
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.plays import Kind, Play
+from cpsolver.rules.ruleset import RuleSet
 
 TURN = 7.0  # what one more play in a split costs
 _LONG = frozenset(

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from cpsolver.endgame import PASS
 from cpsolver.endgame import solve as solve_open
 from cpsolver.game.view import View, sample_hands
-from cpsolver.plays import Play
-from cpsolver.position import Position
+from cpsolver.rules.plays import Play
+from cpsolver.rules.position import Position
 
 
 def _key(option: Play | None) -> str:

@@ -33,13 +33,13 @@ import pickle
 from collections.abc import Sequence
 from typing import Any
 
-from cpsolver.cards import Hand
-from cpsolver.errors import CpsolverError
 from cpsolver.game.cardids import deal_ids, hand_of_ids, id_of_showdown, showdown_card, take
 from cpsolver.game.engine import Game
 from cpsolver.game.evaluate import EvalDeal
-from cpsolver.reading import describe_size, limit
-from cpsolver.rules import RuleSet, standard_rules
+from cpsolver.io.reading import describe_size, limit
+from cpsolver.rules.cards import Hand
+from cpsolver.rules.errors import CpsolverError
+from cpsolver.rules.ruleset import RuleSet, standard_rules
 
 DOUZERO_CARDS = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)  # by our rank 0..14
 _DOUZERO_RANK = {number: rank for rank, number in enumerate(DOUZERO_CARDS)}

@@ -19,11 +19,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cpsolver.errors import CpsolverError
-from cpsolver.game.agents import AGENT_NAMES, Agent, AgentFailure, make_agent
+from cpsolver.game.agent import Agent, AgentFailure
+from cpsolver.game.agents import AGENT_NAMES, make_agent
 from cpsolver.game.bots import Bot
 from cpsolver.game.engine import Game
-from cpsolver.rules import RuleSet
+from cpsolver.rules.errors import CpsolverError
+from cpsolver.rules.ruleset import RuleSet
 
 
 def parse_assignments(specs: Sequence[str], free: Sequence[int] = (0, 1, 2)) -> dict[int, str]:

@@ -12,15 +12,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from cpsolver.cards import Deal
-from cpsolver.game.agents import Agent, AgentFailure
+from cpsolver.game.agent import Agent, AgentFailure
 from cpsolver.game.bidding import spring_odds
 from cpsolver.game.bots import Bot
 from cpsolver.game.engine import Game
 from cpsolver.game.seats import act, forfeit_result
-from cpsolver.plays import Play
-from cpsolver.rules import RuleSet
-from cpsolver.search import solve as search
+from cpsolver.rules.cards import Deal
+from cpsolver.rules.plays import Play
+from cpsolver.rules.ruleset import RuleSet
+from cpsolver.spring.search import solve as search
 
 
 def game_seeds(seed: int) -> Iterator[tuple[int, int]]:

@@ -12,9 +12,9 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from cpsolver.annotate import hands_after
 from cpsolver.game.engine import Game
-from cpsolver.terminal import hand_text
+from cpsolver.pictures.annotate import hands_after
+from cpsolver.pictures.terminal import hand_text
 
 KEYS = "Enter or n: next play, p: previous, s: start, e: end, q: quit"
 

@@ -14,17 +14,17 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from cpsolver.annotate import unseen
-from cpsolver.errors import CpsolverError
 from cpsolver.game import advice
-from cpsolver.game.agents import Agent, AgentFailure
+from cpsolver.game.agent import Agent, AgentFailure
 from cpsolver.game.bidding import odds_hint
 from cpsolver.game.bots import Bot
 from cpsolver.game.engine import Game
 from cpsolver.game.seats import act, forfeit_result
 from cpsolver.game.simulation import spring_at_first_lead
-from cpsolver.rules import RuleSet
-from cpsolver.terminal import hand_text
+from cpsolver.pictures.annotate import unseen
+from cpsolver.pictures.terminal import hand_text
+from cpsolver.rules.errors import CpsolverError
+from cpsolver.rules.ruleset import RuleSet
 
 RULES_SUMMARY = """\
 Rules: the landlord (highest bidder) plays alone against two peasants.

@@ -25,10 +25,10 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cpsolver.cards import DECK_COUNTS, Hand
 from cpsolver.game.engine import Game
-from cpsolver.plays import Play
-from cpsolver.rules import RuleSet
+from cpsolver.rules.cards import DECK_COUNTS, Hand
+from cpsolver.rules.plays import Play
+from cpsolver.rules.ruleset import RuleSet
 
 DECK = Hand(DECK_COUNTS)
 

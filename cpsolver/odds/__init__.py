@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from cpsolver.cards import Hand
 from cpsolver.odds.exact import Chunk, Tally, chunks, count_exact
 from cpsolver.odds.question import OddsError, OddsQuestion, question
 from cpsolver.odds.sampling import sample_tally, wilson_interval
-from cpsolver.parallel import Runner
+from cpsolver.rules.cards import Hand
+from cpsolver.scale.parallel import Runner
 
 __all__ = [
     "Chunk",

@@ -24,14 +24,14 @@ from math import comb, prod
 import numpy as np
 import numpy.typing as npt
 
-from cpsolver.cards import Deal, Hand
 from cpsolver.odds.profiles import ClassTable, Counts, Masks
 from cpsolver.odds.question import OddsQuestion
 from cpsolver.odds.screen import spring_impossible
-from cpsolver.parallel import InProcess, Runner
-from cpsolver.rules import RuleSet
-from cpsolver.search import solve
-from cpsolver.spring import Verdict
+from cpsolver.rules.cards import Deal, Hand
+from cpsolver.rules.ruleset import RuleSet
+from cpsolver.scale.parallel import InProcess, Runner
+from cpsolver.spring.result import Verdict
+from cpsolver.spring.search import solve
 
 _PREFIX_RANKS = 7  # ranks 3..9 are enumerated one prefix at a time, T..R in bulk
 _CHUNK_ROWS = 200_000  # peasant vectors per chunk of work

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from cpsolver.cards import BLACK_JOKER, RANK_COUNT, RED_JOKER, TWO, Hand
-from cpsolver.movegen import generator
-from cpsolver.plays import Kind, Pattern, Play, kicker_limit
-from cpsolver.rules import RuleSet
+from cpsolver.rules.cards import BLACK_JOKER, RANK_COUNT, RED_JOKER, TWO, Hand
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.plays import Kind, Pattern, Play, kicker_limit
+from cpsolver.rules.ruleset import RuleSet
 
 Counts = npt.NDArray[np.int8]
 Masks = npt.NDArray[np.uint64]

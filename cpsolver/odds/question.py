@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
-from cpsolver.cards import RANK_COUNT, Hand, count_phrase
-from cpsolver.errors import CpsolverError
-from cpsolver.rules import RuleSet, standard_rules
+from cpsolver.rules.cards import RANK_COUNT, Hand, count_phrase
+from cpsolver.rules.errors import CpsolverError
+from cpsolver.rules.ruleset import RuleSet, standard_rules
 
 PRE_AUCTION_SIZE = 17  # a hand before the auction: the face-down cards are still unseen
 FACE_DOWN = 3

@@ -13,9 +13,9 @@ from math import sqrt
 
 import numpy as np
 
-from cpsolver.cards import RANK_COUNT, Hand
 from cpsolver.odds.exact import Tally, taking_face_down, tally_vectors
 from cpsolver.odds.question import OddsQuestion
+from cpsolver.rules.cards import RANK_COUNT, Hand
 
 Z_95 = 1.959963984540054  # the standard normal quantile of a two-sided 95% interval
 

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from functools import cache
 
-from cpsolver.cards import RANK_COUNT
-from cpsolver.movegen import generator
 from cpsolver.odds.question import OddsQuestion
-from cpsolver.plays import Kind, Play
-from cpsolver.search import contains, pack
+from cpsolver.rules.cards import RANK_COUNT
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.plays import Kind, Play
+from cpsolver.spring.search import contains, pack
 
 
 def certainly_answered(question: OddsQuestion, play: Play) -> bool:
@@ -42,7 +42,7 @@ def spring_impossible(question: OddsQuestion) -> bool:
 
     False means only "not ruled out here".
 
-    >>> from cpsolver.cards import Hand
+    >>> from cpsolver.rules.cards import Hand
     >>> from cpsolver.odds.question import question
     >>> spring_impossible(question(Hand.parse("3 5 7"), Hand.parse("8 9")))
     True

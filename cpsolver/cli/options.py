@@ -1,0 +1,147 @@
+"""The options commands share, each defined once: --rules, --json, hands, --timeout, the cluster."""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+from collections.abc import Callable
+from typing import Any
+
+import click
+
+from cpsolver.cli.base import BadInput, F
+from cpsolver.io.dealgen import parse_sizes
+from cpsolver.scale.parallel import Runner, runner_for
+
+
+def rules_option(command: F) -> F:
+    return click.option(
+        "--rules",
+        "rules_name",
+        default="standard",
+        show_default=True,
+        metavar="NAME|PATH",
+        help="Rule set: a name bundled in models/ or a TOML file of your own.",
+    )(command)
+
+
+def common_options(command: F) -> F:
+    command = rules_option(command)
+    return click.option("--json", "as_json", is_flag=True, help="Write JSON to stdout.")(command)
+
+
+def deal_options(command: F) -> F:
+    for name in ("--peasant2", "--peasant1", "--landlord"):
+        command = click.option(
+            name, metavar="CARDS", help=f"The {name[2:]}'s hand (instead of DEAL)."
+        )(command)
+    return click.argument("deal", required=False, metavar="[DEAL]")(command)
+
+
+def positive_seconds(
+    ctx: click.Context, param: click.Parameter, value: float | None
+) -> float | None:
+    """A positive, finite number of seconds (nan and inf are refused)."""
+    if value is not None and not (math.isfinite(value) and value > 0):
+        raise click.BadParameter(f"{value} is not a positive number of seconds")
+    return value
+
+
+def timeout_option(help: str, default: float | None = None) -> Callable[[F], F]:
+    """``--timeout SECONDS``, the one name for a time limit, with ``--time-limit`` as a hidden alias."""
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def merged(*args: Any, **kwargs: Any) -> Any:
+            alias = kwargs.pop("time_limit_alias")
+            if alias is not None:
+                kwargs["timeout"] = alias
+            return command(*args, **kwargs)
+
+        with_alias = click.option(
+            "--time-limit",
+            "time_limit_alias",
+            type=float,
+            callback=positive_seconds,
+            hidden=True,
+            help="The old name of --timeout.",
+        )(merged)
+        return click.option(
+            "--timeout",
+            type=float,
+            callback=positive_seconds,
+            default=default,
+            show_default=default is not None,
+            metavar="SECONDS",
+            help=help,
+        )(with_alias)  # type: ignore[return-value]
+
+    return decorate
+
+
+def cluster_options(default_workers: int) -> Callable[[F], F]:
+    """--workers, --scheduler and --local-cluster, as batch and crosscheck share them."""
+
+    def decorate(command: F) -> F:
+        command = click.option(
+            "--local-cluster",
+            type=click.IntRange(min=1),
+            metavar="N",
+            help="Start a Dask LocalCluster of N workers and run on it.",
+        )(command)
+        command = click.option(
+            "--scheduler", metavar="tcp://HOST:PORT", help="Run on this Dask cluster."
+        )(command)
+        return click.option(
+            "--workers",
+            type=click.IntRange(min=1),
+            default=default_workers,
+            show_default=True,
+            help="Local worker processes.",
+        )(command)
+
+    return decorate
+
+
+def usable_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _capped(option: str, wanted: int) -> int:
+    """``wanted`` workers, or the cores here with a warning: more only thrash (and may not start)."""
+    cores = usable_cores()
+    if wanted <= cores:
+        return wanted
+    click.echo(
+        f"Warning: {option} {wanted} is more than the {cores} cores here; using {cores}", err=True
+    )
+    return cores
+
+
+def make_runner(workers: int, scheduler: str | None, local_cluster: int | None) -> Runner:
+    """The runner the cluster options ask for; a bad address is a one-line error.
+
+    ``--workers`` and ``--local-cluster`` are capped at the cores this machine has.
+    """
+    if scheduler is not None and local_cluster is not None:
+        raise click.UsageError("give --scheduler or --local-cluster, not both")
+    if local_cluster is not None:
+        local_cluster = _capped("--local-cluster", local_cluster)
+    try:
+        return runner_for(_capped("--workers", workers), scheduler, local_cluster)
+    except ValueError as error:
+        raise BadInput(str(error)) from None
+
+
+def sizes_option(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
+    if value is None:
+        return None
+    try:
+        return parse_sizes(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None

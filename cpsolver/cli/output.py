@@ -1,0 +1,111 @@
+"""How commands answer: play lines, JSON, whole files, progress, a cross-check's summary."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from cpsolver.cli.base import BadInput, Interrupted, T
+from cpsolver.crosscheck.report import Tally
+from cpsolver.io.writing import open_output, safe_name, write_text
+from cpsolver.rules.cards import rank_symbol
+from cpsolver.rules.plays import Play
+
+
+def shape_words(play: Play) -> str:
+    shape = play.shape
+    if "length" in shape:
+        return f"length {shape['length']}"
+    if "triplets" in shape:
+        return f"{shape['triplets']} triplets"
+    if "kickers" in shape:
+        return f"with {shape['kickers']}"
+    return ""
+
+
+def play_line(play: Play, width: int) -> str:
+    return f"{play!s:<{width}}  {play.kind.value:<24}  {rank_symbol(play.rank):<2}  {shape_words(play)}".rstrip()
+
+
+def emit_json(value: Any) -> None:
+    click.echo(json.dumps(value))
+
+
+def plays_phrase(count: int) -> str:
+    return f"{count} play{'' if count == 1 else 's'}"
+
+
+def write_json(path: str, document: Any) -> None:
+    """Write a JSON document whole (``-``: stdout); a failure is one line, exit 2."""
+    with open_output(path) as file:
+        json.dump(document, file, indent=2)
+        file.write("\n")
+
+
+def with_progress(total: int | None, show: bool, work: Callable[[Callable[[int], None]], T]) -> T:
+    """Run ``work`` with a progress bar (rate, ETA) on a terminal, or plainly."""
+    if not (show and sys.stderr.isatty()):
+        return work(lambda n: None)
+    from rich.progress import (  # only for a person at a terminal
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeRemainingColumn,
+    )
+
+    columns = (BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*Progress.get_default_columns()[:1], *columns, transient=True) as bar:
+        task = bar.add_task("solving", total=total)
+        return work(lambda n: bar.advance(task, n))
+
+
+def finish_crosscheck(
+    summary: Tally[Any], table: str, written: list[str], as_json: bool, what: str
+) -> None:
+    """Print a crosscheck's summary (or its JSON), then exit with its code.
+
+    ``summary`` is a spring or an endgame crosscheck's summary. Exit 130 if
+    interrupted, 1 on a finding or a solver problem, 2 on bad lines, else 0.
+    """
+    if as_json:
+        emit_json(summary.as_dict())
+    else:
+        click.echo(table)
+        for finding, path in zip(summary.findings, written):
+            click.echo(f"{finding.kind} on {finding.id}: {finding.reason} -> {path}")
+        for line in summary.bad_lines:
+            click.echo(f"bad line: {line}", err=True)
+        for problem in summary.problems[:20]:
+            click.echo(f"{problem['solver']} on {problem['id']}: {problem['problem']}", err=True)
+        if summary.interrupted:
+            click.echo(f"interrupted: the summary covers the {what} checked so far", err=True)
+    if summary.interrupted:
+        sys.exit(Interrupted.exit_code)
+    if summary.findings or summary.problems:
+        sys.exit(1)
+    if summary.bad_lines:
+        sys.exit(2)
+
+
+def write_reproducers(out_dir: str, files: list[tuple[str, str]]) -> list[str]:
+    """Write each (id, text) as a file in ``out_dir``, named safely from its id; the paths.
+
+    Names never leave the folder and never overwrite an earlier run's files.
+    """
+    folder = Path(out_dir)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise BadInput(f"cannot write reproducers to {out_dir}: {error.strerror}") from None
+    paths = []
+    taken = {entry.name.lower() for entry in folder.iterdir()}
+    for name, text in files:
+        path = folder / safe_name(name, taken)
+        write_text(str(path), text)
+        paths.append(str(path))
+    return paths

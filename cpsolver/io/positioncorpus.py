@@ -1,0 +1,113 @@
+"""Corpora of open-hand positions: one JSON position a line, with an id and maybe a verdict.
+
+A line is the position contract plus an optional ``"id"`` (the line number if
+absent) and an optional ``"expected": {"winner": 0 | 1}``::
+
+    {"id": "p1", "hands": ["KK3", "QQ4"], "turn": 0, "table": null, "expected": {"winner": 0}}
+
+A deal line (``{"landlord": ..., "peasants": [...]}``) is the three-player
+position with the landlord to lead; its spring label, if any, is read as what
+it implies: ``"spring"`` means the landlord wins, ``"no_spring"`` says nothing.
+
+>>> entry = parse_position_line('{"id": 7, "hands": ["KK3", "QQ4"], "expected": {"winner": 0}}', 1)
+>>> entry.id, entry.expected, position_entry_as_dict(entry)["hands"]
+('7', 0, ['3KK', '4QQ'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from cpsolver.io.corpus import corpus_id, numbered, parse_line, read_entries
+from cpsolver.io.positionformat import position_as_dict, position_from_dict
+from cpsolver.io.reading import InputError, loads_json
+from cpsolver.rules.errors import CpsolverError
+from cpsolver.rules.position import Position
+from cpsolver.rules.ruleset import RuleSet
+
+
+class PositionCorpusError(CpsolverError):
+    """A corpus line that is no position; the message names the line."""
+
+
+@dataclass(frozen=True)
+class PositionEntry:
+    """One line of a position corpus: the position, its id, the side expected to win (if known)."""
+
+    line: int
+    id: str
+    position: Position
+    expected: int | None = None
+
+
+def parse_position_line(line: str, number: int, rules: RuleSet | None = None) -> PositionEntry:
+    """One corpus line; errors name the line."""
+
+    def entry(data: Any) -> PositionEntry:
+        position = position_from_dict(data, rules, ("id", "expected"))
+        return PositionEntry(
+            number, corpus_id(data, number), position, _expected(data.get("expected"))
+        )
+
+    return parse_line(line, number, entry, PositionCorpusError)
+
+
+def _expected(value: Any) -> int | None:
+    """The winning side a line's ``expected`` names (a deal's spring label implies side 0)."""
+    if value is None or value == "no_spring":
+        return None
+    if value == "spring":
+        return 0
+    winner = value.get("winner") if isinstance(value, dict) else None
+    if (
+        not isinstance(value, dict)
+        or set(value) != {"winner"}
+        or isinstance(winner, bool)
+        or winner not in (0, 1)
+    ):
+        raise PositionCorpusError(
+            f'\'expected\' must be {{"winner": 0}} or {{"winner": 1}}, got {value!r}'
+        )
+    return int(winner)
+
+
+def read_position_corpus(
+    lines: Iterable[str], rules: RuleSet | None = None
+) -> Iterator[PositionEntry | PositionCorpusError]:
+    """Each non-blank line, read; a bad line yields its error and reading goes on."""
+    return read_position_corpus_lines(numbered(lines), rules)
+
+
+def read_position_corpus_lines(
+    lines: Iterable[tuple[int, str | CpsolverError]], rules: RuleSet | None = None
+) -> Iterator[PositionEntry | PositionCorpusError]:
+    """Each numbered line (from :func:`cpsolver.io.reading.read_lines`), read.
+
+    A bad line (unreadable, or no position) yields its error, and reading goes on.
+    """
+    return read_entries(
+        lines, lambda line, number: parse_position_line(line, number, rules), PositionCorpusError
+    )
+
+
+def position_entry_as_dict(entry: PositionEntry) -> dict[str, Any]:
+    """The corpus line of an entry: its id, the position, and its expected winner if any."""
+    line: dict[str, Any] = {"id": entry.id, **position_as_dict(entry.position)}
+    if entry.expected is not None:
+        line["expected"] = {"winner": entry.expected}
+    return line
+
+
+def is_position_line(line: str) -> bool:
+    """Whether a corpus line has the shape of a position (``"hands"``), not of a deal.
+
+    >>> is_position_line('{"hands": ["3", "4"]}'), is_position_line('{"landlord": "3"}')
+    (True, False)
+    """
+    try:
+        data = loads_json(line, "a corpus line")
+    except InputError:
+        return False
+    return isinstance(data, dict) and "hands" in data

@@ -1,0 +1,251 @@
+"""One way in: every input cpsolver reads passes through here, bounded and total.
+
+Each kind of input has a size cap (:data:`LIMITS`, in bytes, overridable with
+the environment variable ``CPSOLVER_LIMIT_<KIND>``, e.g.
+``CPSOLVER_LIMIT_PROOF=200000000``). Text must be UTF-8: anything else is an
+error naming the line, never a silent replacement. JSON is parsed with a
+limit on integer digits and on nesting depth, so no document can raise
+anything but :class:`InputError`. Every failure names its source (a path,
+``stdin``, or a label such as ``the external solver``) and, where it has one,
+the line.
+
+Like :mod:`cpsolver.rules.errors`, this module imports nothing else of ours, so
+every layer (the rules core included) may read through it.
+
+>>> loads_json('{"a": [1, 2]}', "example")
+{'a': [1, 2]}
+>>> loads_json("[" * 100 + "]" * 100, "example")
+Traceback (most recent call last):
+...
+cpsolver.io.reading.InputError: example: JSON nested deeper than 64 levels
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tomllib
+from collections.abc import Iterator
+from typing import IO, Any
+
+from cpsolver.rules.errors import CpsolverError
+
+KiB = 1 << 10
+MiB = 1 << 20
+
+LIMITS: dict[str, int] = {
+    "cards": 64 * KiB,  # a CARDS argument's file: a hand is at most 54 cards
+    "deal": 1 * MiB,  # a deal file
+    "rules": 1 * MiB,  # a rules TOML file
+    "proof": 64 * MiB,  # a proof or certificate (certificates are at most ~40 KB in practice)
+    "record": 64 * MiB,  # game records: one JSON object or JSON lines
+    "line": 1 * MiB,  # one line of a corpus or of the line protocol
+    # One line of a batch's output: a result carries its corpus line's id (up to a
+    # line, several times longer once escaped), and an error record may quote it.
+    "result": 16 * MiB,
+}
+_NOUNS = {"cards": "card file", "rules": "rules file", "record": "record file"}
+MAX_DEPTH = 64  # JSON nesting; our deepest documents (proofs) nest 6 levels
+# Digits of a JSON or TOML integer: Python's own conversion limit, enforced by the C
+# parsers at no cost (a check of our own costs a Python call per integer).
+MAX_DIGITS = sys.int_info.default_max_str_digits
+
+
+class InputError(CpsolverError):
+    """Input that cannot be read: too big, not UTF-8, not JSON or TOML, too deep; names where."""
+
+
+def limit(kind: str) -> int:
+    """The size cap of ``kind`` in bytes, from ``CPSOLVER_LIMIT_<KIND>`` or :data:`LIMITS`."""
+    variable = f"CPSOLVER_LIMIT_{kind.upper()}"
+    value = os.environ.get(variable)
+    if value is None:
+        return LIMITS[kind]
+    if not value.isdigit() or int(value) == 0:
+        raise InputError(f"{variable}={value!r}: give a positive number of bytes")
+    return int(value)
+
+
+def describe_size(size: int) -> str:
+    """``1 MiB``, ``64 KiB`` or ``100 bytes``.
+
+    >>> describe_size(2 * MiB), describe_size(64 * KiB), describe_size(100)
+    ('2 MiB', '64 KiB', '100 bytes')
+    """
+    for unit, name in ((MiB, "MiB"), (KiB, "KiB")):
+        if size % unit == 0:
+            return f"{size // unit} {name}"
+    return f"{size} bytes"
+
+
+def _too_big(source: str, kind: str, cap: int, where: str = "") -> InputError:
+    return InputError(
+        f"{source}:{where} over the {describe_size(cap)} limit for a {_NOUNS.get(kind, kind)} "
+        f"(set CPSOLVER_LIMIT_{kind.upper()} to raise it)"
+    )
+
+
+def decode(data: bytes, source: str, first_line: int = 1) -> str:
+    """UTF-8 text, or :class:`InputError` naming the line of the first bad byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = first_line + data.count(b"\n", 0, error.start)
+        raise InputError(f"{source}: line {line}: not UTF-8 text") from None
+
+
+_stdin_used = False
+
+
+def reset_stdin() -> None:
+    """Allow stdin to be read again (each command invocation starts afresh)."""
+    global _stdin_used
+    _stdin_used = False
+
+
+def _binary_stdin() -> IO[bytes]:
+    global _stdin_used
+    if _stdin_used:
+        raise InputError("stdin (-) can be read only once")
+    _stdin_used = True
+    buffer: IO[bytes] | None = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # a text-only stdin (some test harnesses): re-encode what it gives
+        import io
+
+        return io.BytesIO(sys.stdin.read().encode("utf-8", "surrogateescape"))
+    return buffer
+
+
+def _open(path: str) -> IO[bytes]:
+    try:
+        if os.path.isdir(path):
+            raise InputError(f"cannot read {path}: is a folder")
+        return open(path, "rb")
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror}") from None
+
+
+def source_name(path: str) -> str:
+    """How messages name a path: ``stdin`` for ``-``."""
+    return "stdin" if path == "-" else path
+
+
+def read_text(path: str, kind: str) -> str:
+    """The whole UTF-8 text of a file, or of stdin for ``-``, at most ``limit(kind)`` bytes."""
+    cap = limit(kind)
+    source = source_name(path)
+    stream = _binary_stdin() if path == "-" else _open(path)
+    try:
+        data = stream.read(cap + 1)
+    except OSError as error:
+        raise InputError(f"cannot read {source}: {error.strerror}") from None
+    finally:
+        if path != "-":
+            stream.close()
+    if len(data) > cap:
+        raise _too_big(source, kind, cap)
+    return decode(data, source)
+
+
+def read_lines(path: str) -> Iterator[tuple[int, str | InputError]]:
+    """(line number, text or error) for every non-blank line of a file or stdin, streamed.
+
+    A line over ``limit("line")`` bytes or not UTF-8 yields its error and
+    reading goes on at the next line, so one bad line never stops a corpus.
+    """
+    stream = _binary_stdin() if path == "-" else _open(path)
+    try:
+        yield from lines_of(stream, source_name(path))
+    finally:
+        if path != "-":
+            stream.close()
+
+
+def lines_of(stream: IO[bytes], source: str) -> Iterator[tuple[int, str | InputError]]:
+    """(line number, text or error) for every non-blank line of a binary stream."""
+    cap = limit("line")
+    number = 0
+    while True:
+        try:
+            raw = stream.readline(cap + 1)
+        except OSError as error:
+            raise InputError(f"cannot read {source}: {error.strerror}") from None
+        if not raw:
+            return
+        number += 1
+        if len(raw) > cap and not raw.endswith(b"\n"):
+            # Reported before the rest is skipped: a peer may never finish the line.
+            yield number, _too_big(source, "line", cap, f" line {number}:")
+            _skip_rest_of_line(stream, source, number, cap)
+            continue
+        if not raw.strip():
+            continue
+        try:
+            yield number, decode(raw, source, number)
+        except InputError as error:
+            yield number, error
+
+
+def _skip_rest_of_line(stream: IO[bytes], source: str, number: int, cap: int) -> None:
+    """Read past the end of an over-long line; a line with no end in sight stops the reading."""
+    for _ in range(64):
+        rest = stream.readline(cap)
+        if not rest or rest.endswith(b"\n"):
+            return
+    raise InputError(
+        f"{source}: line {number}: over {describe_size(64 * cap)} without a line break; stopped"
+    )
+
+
+def depth(value: Any, stop: int = MAX_DEPTH + 1) -> int:
+    """How deeply lists and objects nest in a JSON value, counted up to ``stop``.
+
+    Level by level over containers only (any depth is safe, scalars cost nothing).
+
+    >>> depth(1), depth([]), depth({"a": [[1]]})
+    (0, 1, 3)
+    """
+    level = [value] if isinstance(value, (list, dict)) else []
+    found = 0
+    while level and found < stop:
+        found += 1
+        deeper: list[Any] = []
+        for item in level:
+            children = item.values() if isinstance(item, dict) else item
+            deeper.extend(child for child in children if isinstance(child, (list, dict)))
+        level = deeper
+    return found
+
+
+def loads_json(text: str | bytes, source: str, line: int | None = None) -> Any:
+    """Parse JSON with the digit and depth limits; every failure is :class:`InputError`."""
+    where = f"{source}: line {line}" if line is not None else source
+    if isinstance(text, bytes):
+        text = decode(text, source)
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise InputError(f"{where}: broken JSON: {error}") from None
+    except RecursionError:
+        raise InputError(f"{where}: JSON nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError:  # the only other ValueError: an integer past the conversion limit
+        raise InputError(f"{where}: a JSON integer of more than {MAX_DIGITS} digits") from None
+    if depth(value) > MAX_DEPTH:
+        raise InputError(f"{where}: JSON nested deeper than {MAX_DEPTH} levels")
+    return value
+
+
+def loads_toml(text: str, source: str) -> dict[str, Any]:
+    """Parse TOML with the digit and depth limits; every failure is :class:`InputError`."""
+    try:
+        value = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"{source}: not valid TOML: {error}") from None
+    except RecursionError:
+        raise InputError(f"{source}: TOML nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError:  # an integer past Python's conversion limit
+        raise InputError(f"{source}: a TOML integer of more than {MAX_DIGITS} digits") from None
+    if depth(value) > MAX_DEPTH:
+        raise InputError(f"{source}: TOML nested deeper than {MAX_DEPTH} levels")
+    return value

@@ -1,0 +1,130 @@
+"""One way out: every file cpsolver writes goes through here.
+
+A whole file (a proof, a CNF, a reproducer) is written to a temporary file
+beside it and renamed over it once complete, so a reader never sees half of
+one and a failure leaves the old file as it was. A stream (a batch's results,
+game records) is appended to and flushed line by line. ``-`` means stdout.
+Every failure — an unwritable path, a full disk, a closed pipe — is an
+:class:`OutputError` naming the path, which the command line turns into one
+line and exit 2.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import stat
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
+
+from cpsolver.rules.errors import CpsolverError
+
+
+class OutputError(CpsolverError):
+    """An output that cannot be written: the path and the reason."""
+
+
+def output_error(path: str, error: OSError) -> OutputError:
+    """The one-line error for a failed write to ``path`` (``-`` is stdout)."""
+    where = "stdout" if path == "-" else path
+    return OutputError(f"cannot write {where}: {error.strerror or error}")
+
+
+@contextlib.contextmanager
+def open_output(path: str, append: bool = False) -> Iterator[IO[str]]:
+    """A text stream to write ``path`` through: stdout for ``-``.
+
+    Whole (the default): written beside the target and renamed over it when
+    the block ends without error; a device or pipe (``/dev/stdout``,
+    ``/dev/full``) is written directly. ``append``: the file is appended to,
+    and each write should be followed by a flush (:func:`write_line` does).
+    """
+    if path == "-":
+        try:
+            yield sys.stdout
+            sys.stdout.flush()
+        except OSError as error:
+            raise output_error(path, error) from None
+        return
+    try:
+        if append or not _renamable(path):
+            with open(path, "a" if append else "w", encoding="utf-8") as stream:
+                yield stream
+            return
+        target = Path(path)
+        handle, temporary = tempfile.mkstemp(
+            prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
+        )
+    except IsADirectoryError:
+        raise OutputError(f"cannot write {path}: is a folder") from None
+    except OSError as error:
+        raise output_error(path, error) from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            yield stream
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, path)
+    except OSError as error:
+        _remove(temporary)
+        raise output_error(path, error) from None
+    except BaseException:
+        _remove(temporary)
+        raise
+
+
+def write_text(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole (``-``: stdout)."""
+    with open_output(path) as stream:
+        stream.write(text)
+
+
+def write_line(stream: IO[str], line: str, path: str) -> None:
+    """Append one line to a streamed output and flush it, so a kill loses no finished line."""
+    try:
+        stream.write(line if line.endswith("\n") else line + "\n")
+        stream.flush()
+    except OSError as error:
+        raise output_error(path, error) from None
+
+
+def _renamable(path: str) -> bool:
+    """Whether ``path`` may be replaced by a rename: it is absent or a regular file."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError:
+        return True
+
+
+def _remove(path: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(path)
+
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def safe_name(text: str, taken: set[str], suffix: str = ".txt", longest: int = 80) -> str:
+    """A file name made from ``text`` (an id) that stays in its folder and is not in ``taken``.
+
+    Anything but letters, digits, ``.``, ``_`` and ``-`` becomes ``_``; leading
+    dots go (no hidden files, no ``..``); a name already taken gets ``-2``,
+    ``-3``... The name is added to ``taken``.
+
+    >>> taken: set[str] = set()
+    >>> safe_name("../../etc/passwd", taken), safe_name("a b", taken), safe_name("a b", taken)
+    ('etc_passwd.txt', 'a_b.txt', 'a_b-2.txt')
+    >>> safe_name("", taken), safe_name("/abs\\x00olute", taken)
+    ('deal.txt', 'abs_olute.txt')
+    """
+    stem = _UNSAFE.sub("_", text).lstrip("._")[:longest].rstrip("._") or "deal"
+    name, number = f"{stem}{suffix}", 1
+    while name.lower() in taken:
+        number += 1
+        name = f"{stem}-{number}{suffix}"
+    taken.add(name.lower())
+    return name

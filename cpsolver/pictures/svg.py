@@ -1,0 +1,355 @@
+"""Pictures as SVG text: cards as tiles, a deal around a table, a plan, a recorded hand.
+
+Pure functions returning self-contained SVG (no external fonts, images or
+scripts; generic font families only) that is accessible: every picture and
+every hand has a ``<title>`` naming its cards. Nothing in the rules core
+imports this module at load time; ``Hand._repr_svg_`` and friends import it
+when a notebook asks for a picture.
+
+>>> picture = hand(Hand.parse("33 R"))
+>>> picture.startswith("<svg") and "<title>3 3 red joker</title>" in picture
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from xml.sax.saxutils import escape, quoteattr
+
+from cpsolver.pictures.annotate import ROLE_NAMES, first_answers, group_ranks, tricks
+from cpsolver.rules.cards import BLACK_JOKER, RED_JOKER, TWO, Deal, Hand, rank_of, rank_symbol
+from cpsolver.rules.plays import Play
+from cpsolver.rules.position import Position
+from cpsolver.rules.ruleset import RuleSet
+
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+INK = "#222222"
+# The cards that decide hands stand out, as in the terminal: the 2s and the jokers.
+RANK_COLOURS = {TWO: "#9a6700", BLACK_JOKER: "#1f4e9a", RED_JOKER: "#c0392b"}
+FELT = "#2e7d4f"
+MARK = "#c0392b"
+
+
+class _Size:
+    """A tile size: width, height, horizontal step between overlapping cards, gap between ranks."""
+
+    def __init__(self, width: int, height: int, step: int, gap: int, font: int) -> None:
+        self.width, self.height, self.step, self.gap, self.font = width, height, step, gap, font
+
+
+LARGE = _Size(36, 52, 18, 6, 14)
+SMALL = _Size(24, 34, 12, 4, 10)
+
+
+def card_names(cards: Hand | Play) -> str:
+    """The cards in words for a title: ``'3 3 4 2 black joker red joker'``."""
+    hand = cards.cards if isinstance(cards, Play) else cards
+    names = {"B": "black joker", "R": "red joker"}
+    words = [names.get(group[0], group[0]) for group in group_ranks(hand) for _ in group]
+    return " ".join(words) or "no cards"
+
+
+def _text(x: float, y: float, content: str, size: int, **attributes: str) -> str:
+    extra = "".join(
+        f" {key.replace('_', '-')}={quoteattr(value)}" for key, value in attributes.items()
+    )
+    return (
+        f'<text x="{x:g}" y="{y:g}" font-family={quoteattr(FONT)} font-size="{size}"'
+        f"{extra}>{escape(content)}</text>"
+    )
+
+
+def _tile(x: float, y: float, symbol: str, size: _Size, face_up: bool) -> str:
+    colour = RANK_COLOURS.get(rank_of(symbol), INK)
+    face = "JOKER" if symbol in "BR" else symbol
+    parts = [
+        (
+            f'<rect x="{x:g}" y="{y:g}" width="{size.width}" height="{size.height}" rx="4" '
+            f'fill="#fffdf7" stroke="#555555" stroke-width="1"/>'
+        ),
+        _text(x + 4, y + size.font + 1, symbol, size.font, fill=colour, font_weight="bold"),
+    ]
+    if not face_up:  # its middle lies under the next card
+        return "".join(parts)
+    parts.append(
+        _text(
+            x + size.width / 2 + 3,
+            y + size.height * 0.72,
+            "★" if face == "JOKER" else symbol,
+            size.font + 6,
+            fill=colour,
+            fill_opacity="0.35" if face != "JOKER" else "1",
+            text_anchor="middle",
+        )
+    )
+    return "".join(parts)
+
+
+def hand_width(cards: Hand | Play, size: _Size = LARGE) -> int:
+    """The width a hand's tiles take."""
+    hand = cards.cards if isinstance(cards, Play) else cards
+    groups = group_ranks(hand)
+    if not groups:
+        return 0
+    return (len(hand) - 1) * size.step + (len(groups) - 1) * size.gap + size.width
+
+
+def _tiles(x: float, y: float, cards: Hand | Play, size: _Size, label: str) -> str:
+    """A hand's tiles, overlapping, a small gap between ranks, under one title."""
+    hand = cards.cards if isinstance(cards, Play) else cards
+    parts = [f"<g><title>{escape(label)}</title>"]
+    left = len(hand)
+    for group in group_ranks(hand):
+        for symbol in group:
+            left -= 1
+            parts.append(_tile(x, y, symbol, size, left == 0))  # the others are overlapped
+            x += size.step
+        x += size.gap
+    parts.append("</g>")
+    return "".join(parts)
+
+
+def _svg(width: float, height: float, title: str, body: Sequence[str]) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
+        f'viewBox="0 0 {width:g} {height:g}" role="img">'
+        f"<title>{escape(title)}</title>"
+        f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>' + "".join(body) + "</svg>\n"
+    )
+
+
+def hand(cards: Hand | Play, label: str | None = None) -> str:
+    """One hand or play as a row of tiles."""
+    title = label or card_names(cards)
+    width = max(hand_width(cards), LARGE.width) + 16
+    return _svg(width, LARGE.height + 16, title, [_tiles(8, 8, cards, LARGE, title)])
+
+
+def _hand_block(x: float, y: float, name: str, cards: Hand, note: str = "") -> list[str]:
+    count = f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
+    return [
+        _text(x, y + 14, f"{name} · {count}{note}", 14, fill=INK, font_weight="bold"),
+        _tiles(x, y + 22, cards, LARGE, f"{name}, {count}: {card_names(cards)}"),
+    ]
+
+
+def table(
+    hands: Sequence[Hand],
+    names: Sequence[str],
+    centre: str = "",
+    centre_cards: Play | None = None,
+    turn: int | None = None,
+    title: str = "",
+) -> str:
+    """Two or three hands around a table: hand 0 below, the others above.
+
+    ``centre`` is written on the table and ``centre_cards`` drawn on it;
+    ``turn`` marks the hand to move.
+    """
+
+    def name(number: int) -> str:
+        return names[number] + (" (to move)" if number == turn else "")
+
+    top = list(range(1, len(hands)))
+    widths = [max(hand_width(h), 200) for h in hands]
+    top_width = sum(widths[n] for n in top) + 40 * (len(top) - 1)
+    width = max(top_width, widths[0], 360) + 40
+    body: list[str] = []
+    # Turn order runs landlord -> peasant 1 -> peasant 2: peasant 1 to the right.
+    x = width - 20
+    for number in top:
+        x -= widths[number]
+        body += _hand_block(x, 10, name(number), hands[number])
+        x -= 40
+    felt_y = 10 + 22 + LARGE.height + 20
+    felt_height = 100
+    body.append(
+        f'<rect x="20" y="{felt_y}" width="{width - 40:g}" height="{felt_height}" rx="40" '
+        f'fill="{FELT}"/>'
+    )
+    if centre:
+        body.append(_text(width / 2, felt_y + 26, centre, 14, fill="#ffffff", text_anchor="middle"))
+    if centre_cards is not None:
+        x = (width - hand_width(centre_cards)) // 2
+        body.append(
+            _tiles(x, felt_y + 36, centre_cards, LARGE, f"on the table: {card_names(centre_cards)}")
+        )
+    bottom_y = felt_y + felt_height + 20
+    body += _hand_block((width - widths[0]) / 2, bottom_y, name(0), hands[0])
+    return _svg(width, bottom_y + 22 + LARGE.height + 12, title or "A deal", body)
+
+
+def deal(position: Deal) -> str:
+    """A deal: the landlord below, the peasants above, a table between."""
+    title = "; ".join(
+        f"{role}: {card_names(hand)}" for role, hand in zip(ROLE_NAMES, position.hands)
+    )
+    return table(position.hands, ROLE_NAMES, "the landlord leads", title=f"Deal. {title}")
+
+
+def position(position: Position) -> str:
+    """An open-hand position: its hands, the hand to move, and the play on the table."""
+    names = ROLE_NAMES if position.players == 3 else ("hand 0", "hand 1")
+    if position.table is None:
+        centre = f"{names[position.turn]} leads"
+    else:
+        assert position.by is not None
+        centre = f"{names[position.by]} played {position.table}; {names[position.turn]} to answer"
+    title = "Position. " + "; ".join(
+        f"{name}: {card_names(hand)}" for name, hand in zip(names, position.hands)
+    )
+    return table(
+        position.hands, names, centre, position.table, position.turn, title=f"{title}. {centre}"
+    )
+
+
+def plan(
+    position: Deal | None,
+    plays: Sequence[Play],
+    rules: RuleSet | None = None,
+    safe: Sequence[bool] | None = None,
+) -> str:
+    """A plan's plays in order; an answerable play is marked with who answers it.
+
+    Without the deal, ``safe`` (one flag a play) says which plays are answerable.
+    """
+    row = LARGE.height + 20
+    tiles_width = max((hand_width(p) for p in plays), default=0)
+    label_x = 60 + tiles_width + 24
+    body: list[str] = []
+    notes: list[str] = []
+    for number, play in enumerate(plays):
+        y = 40 + number * row
+        if position is not None:
+            answers = first_answers(position, play, rules)
+            answerable = bool(answers)
+            note = "answerable: " + "; ".join(f"peasant {n} with {a}" for n, a in answers)
+        else:
+            answerable = safe is not None and not safe[number]
+            note = "answerable"
+        if answerable:
+            body.append(
+                f'<rect x="8" y="{y - 8}" width="{label_x + 330 - 16:g}" height="{row - 4}" '
+                f'rx="6" fill="#fdecea" stroke="{MARK}" stroke-width="2"/>'
+            )
+            if number == len(plays) - 1:
+                note += " (played last)"
+        else:
+            note = "nobody can answer"
+        notes.append(f"{number + 1}. {play} ({play.kind.value}), {note}")
+        body.append(_text(20, y + 30, f"{number + 1}.", 16, fill=INK, font_weight="bold"))
+        body.append(_tiles(60, y, play, LARGE, f"step {number + 1}: {card_names(play)}"))
+        body.append(_text(label_x, y + 20, play.kind.value.replace("_", " "), 14, fill=INK))
+        body.append(_text(label_x, y + 40, note, 13, fill=MARK if answerable else FELT))
+    heading = _text(
+        20, 24, f"The landlord's plan: {len(plays)} plays", 16, fill=INK, font_weight="bold"
+    )
+    height = 40 + len(plays) * row + 8
+    return _svg(label_x + 330, height, "Plan. " + " ".join(notes), [heading, *body])
+
+
+def html_fragment(picture: str, caption: str) -> str:
+    """A picture and its caption, for a notebook's ``_repr_html_``."""
+    return f"<figure>{picture}<figcaption>{escape(caption)}</figcaption></figure>"
+
+
+def explanation(
+    position: Deal, carriers: dict[int, list[tuple[Play, list[tuple[int, Play]]]]]
+) -> str:
+    """Why there is no spring: each blocking card, the plays that could carry it, who answers.
+
+    ``carriers`` maps a blocking rank to (play, answers) pairs, as in
+    :func:`cpsolver.pictures.terminal.explanation_view`.
+    """
+    row = SMALL.height + 34
+    body: list[str] = []
+    words: list[str] = []
+    y = 44.0
+    widest = 0.0
+    for rank, plays in carriers.items():
+        card = Hand.from_ranks([rank])
+        body.append(_tiles(14, y, card, LARGE, f"blocking card {card_names(card)}"))
+        x = 70.0
+        for play, answers in plays:
+            if answers:
+                note = "; ".join(f"peasant {n}: {a}" for n, a in answers)
+                words.append(f"{card_names(card)} in {play}: {note}")
+            else:
+                note = "safe, rest uncoverable"
+                words.append(f"{card_names(card)} in {play}: safe, but the rest cannot be covered")
+            body.append(_tiles(x, y, play, SMALL, f"{card_names(play)} ({play.kind.value})"))
+            colour = MARK if answers else FELT
+            body.append(_text(x, y + SMALL.height + 14, note, 11, fill=colour))
+            x += max(hand_width(play, SMALL), 7 * len(note)) + 18
+        widest = max(widest, x)
+        y += max(row, LARGE.height + 14)
+    blocking = " ".join(rank_symbol(r) for r in carriers)
+    head = _text(
+        14,
+        26,
+        f"No spring: the landlord's {blocking} cannot all be played",
+        15,
+        fill=INK,
+        font_weight="bold",
+    )
+    title = f"Why no spring. Blocking cards {blocking}. " + "; ".join(words)
+    return _svg(max(widest, 480), y + 4, title, [head, *body])
+
+
+def record(
+    start: Sequence[Hand],
+    actions: Sequence[tuple[int, Play | None]],
+    landlord: int,
+    heading: str = "",
+) -> str:
+    """A recorded hand as a timeline: one row a trick, each action left to right."""
+    names = ["landlord" if seat == landlord else f"peasant (seat {seat})" for seat in range(3)]
+    short = ["L" if seat == landlord else f"P{seat}" for seat in range(3)]
+    row = SMALL.height + 30
+    body: list[str] = []
+    widest = 0.0
+    words: list[str] = []
+    cut = tricks(start, actions)
+    for number, trick in enumerate(cut):
+        y = 40 + number * row
+        body.append(_text(10, y + 30, f"{number + 1}", 12, fill="#777777"))
+        x = 40.0
+        for action in trick:
+            who = f"seat {action.seat}, {names[action.seat]}"
+            if action.play is None:
+                words.append(f"{who} passes")
+                body.append(_text(x, y + 12, short[action.seat], 11, fill=INK, font_weight="bold"))
+                body.append(
+                    f"<g><title>{escape(who)} passes</title>"
+                    + _text(x, y + 34, "pass", 12, fill="#999999", font_style="italic")
+                    + "</g>"
+                )
+                x += 44
+                continue
+            words.append(f"{who}: {card_names(action.play)}")
+            colour = MARK if action.seat == landlord else INK
+            label = f"{short[action.seat]} · {action.left} left"
+            body.append(_text(x, y + 12, label, 11, fill=colour, font_weight="bold"))
+            body.append(_tiles(x, y + 18, action.play, SMALL, f"{who}: {card_names(action.play)}"))
+            x += max(hand_width(action.play, SMALL), 70) + 14
+        widest = max(widest, x)
+    head = _text(
+        10, 24, heading or "A recorded hand, trick by trick", 15, fill=INK, font_weight="bold"
+    )
+    width = max(widest + 10, 420)
+    height = 40 + len(cut) * row + 6
+    return _svg(
+        width, height, f"{heading or 'A recorded hand'}. " + "; ".join(words), [head, *body]
+    )
+
+
+def html_page(title: str, pictures: Sequence[str], text: str = "") -> str:
+    """A self-contained HTML page: the pictures, and ``text`` as preformatted lines under them."""
+    figures = "\n".join(f"<figure>{picture}</figure>" for picture in pictures)
+    notes = f"<pre>{escape(text)}</pre>\n" if text else ""
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+        f"<style>body{{font-family:{FONT};margin:2em}}figure{{margin:1em 0}}</style></head>\n"
+        f"<body><h1>{escape(title)}</h1>\n{figures}\n{notes}</body></html>\n"
+    )

@@ -1,0 +1,76 @@
+"""The documents ``cpsolver verify`` reads (proofs, certificates, strategies), each by its schema.
+
+The schemas (``schemas/*.schema.json``) describe them for anyone; the checkers
+read a document through :func:`read_proof` and refuse one made under other rules
+through :func:`rules_mismatch`.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from cpsolver.io.reading import InputError, loads_json
+from cpsolver.rules.errors import CpsolverError
+from cpsolver.rules.ruleset import RuleSet
+from cpsolver.verify.schema import first_error
+
+# The schema of each document format that `cpsolver verify` reads.
+_SCHEMAS = {"cpsolver-certificate": "certificate", "cpsolver-strategy": "strategy-header"}
+
+
+class ProofFormatError(CpsolverError):
+    """A proof document that is not JSON of the proof schema; says where it breaks."""
+
+
+@cache
+def schema(name: str) -> dict[str, Any]:
+    """A packaged JSON Schema: ``proof``, ``certificate`` or ``strategy``.
+
+    ``strategy-header`` is the strategy schema with its nodes left to the
+    checker, which reads them by hand: a proof of ten thousand nodes would
+    otherwise spend nine tenths of its checking time in the schema.
+    """
+    if name == "strategy-header":
+        header: dict[str, Any] = json.loads(json.dumps(schema("strategy")))
+        header["properties"]["nodes"]["items"] = {"type": "object"}
+        return header
+    folder = resources.files("cpsolver.verify") / "schemas"
+    found: dict[str, Any] = json.loads((folder / f"{name}.schema.json").read_text(encoding="utf-8"))
+    return found
+
+
+def validate(document: Any, name: str) -> None:
+    """Raise :class:`ProofFormatError` naming the first place ``document`` breaks schema ``name``."""
+    error = first_error(document, schema(name))
+    if error is not None:
+        path, message = error
+        where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+        raise ProofFormatError(f"{name}{where}: {message}")
+
+
+def rules_mismatch(document: dict[str, Any], rules: RuleSet, what: str) -> str | None:
+    """Why a ``what`` (proof, certificate, strategy) made under other rules is refused, or None."""
+    claimed = document["rules"]
+    if (claimed["name"], claimed["digest"]) != (rules.name, rules.digest):
+        return (
+            f"the {what} was made under the rules {claimed['name']!r} "
+            f"({claimed['digest']}), not {rules.name!r} ({rules.digest}): "
+            f"check it with --rules {claimed['name']} if those are the rules you mean"
+        )
+    return None
+
+
+def read_proof(text: str) -> dict[str, Any]:
+    """Parse a proof, certificate or strategy document and check it against its schema."""
+    try:
+        document = loads_json(text, "proof")
+    except InputError as error:
+        raise ProofFormatError(str(error)) from None
+    kind = document.get("format") if isinstance(document, dict) else None
+    validate(document, _SCHEMAS.get(str(kind), "proof"))
+    # (A strategy's nodes are checked by hand as they are walked: see verify_strategy.)
+    result: dict[str, Any] = document
+    return result
