@@ -21,7 +21,6 @@ from cpsolver.crosscheck.solvers import (
     OURS,
     PASS,
     QUESTION,
-    CommandEndgameSolver,
     EndgameAnswer,
     EndgameSolver,
     OurSolver,
@@ -212,17 +211,12 @@ def crosscheck_positions(
     (``interrupted``).
     """
     summary = EndgameSummary([solver.name for solver in solvers])
-    summary.seconds = {solver.name: [] for solver in solvers}
-    try:
-        _check_all(entries, solvers, rules, time_limit, shrink_budget, progress, runner, summary)
-    except KeyboardInterrupt:
-        summary.interrupted = True
-    summary.protocols = {
-        solver.name: solver.protocol
-        for solver in solvers
-        if isinstance(solver, CommandEndgameSolver)
-    }
-    summary.findings.sort(key=lambda finding: finding.id)
+    summary.run(
+        lambda: _check_all(
+            entries, solvers, rules, time_limit, shrink_budget, progress, runner, summary
+        ),
+        solvers,
+    )
     return summary
 
 

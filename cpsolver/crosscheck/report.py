@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from cpsolver.crosscheck.external import ExternalCommand
+
 Item = TypeVar("Item")
 
 
@@ -101,6 +103,24 @@ class Tally(Generic[Found]):
     problems: list[dict[str, str]] = field(default_factory=list)
     seconds: dict[str, list[float]] = field(default_factory=dict)
     findings: list[Found] = field(default_factory=list)
+
+    def run(self, check: Callable[[], None], solvers: Iterable[object]) -> None:
+        """Fill the tally with ``check``; Ctrl-C ends it early (``interrupted``), with what it had.
+
+        Then the external ``solvers``' protocol versions (known once they have
+        answered) are noted, and the findings put in id order.
+        """
+        self.seconds = {name: [] for name in self.solvers}
+        try:
+            check()
+        except KeyboardInterrupt:
+            self.interrupted = True
+        self.protocols = {
+            solver.name: solver.protocol
+            for solver in solvers
+            if isinstance(solver, ExternalCommand)
+        }
+        self.findings.sort(key=lambda finding: finding.id)
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON summary: the question's own counts first, then what every cross-check reports."""

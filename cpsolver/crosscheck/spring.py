@@ -194,14 +194,10 @@ def crosscheck(
     the run early with the summary so far (``interrupted``).
     """
     summary = Summary([solver.name for solver in solvers])
-    try:
-        _check_all(entries, solvers, rules, progress, runner, shrink_budget, summary)
-    except KeyboardInterrupt:
-        summary.interrupted = True
-    summary.protocols = {
-        solver.name: solver.protocol for solver in solvers if isinstance(solver, CommandSolver)
-    }
-    summary.findings.sort(key=lambda finding: finding.id)
+    summary.run(
+        lambda: _check_all(entries, solvers, rules, progress, runner, shrink_budget, summary),
+        solvers,
+    )
     return summary
 
 
@@ -214,7 +210,6 @@ def _check_all(
     shrink_budget: float | None,
     summary: Summary,
 ) -> None:
-    summary.seconds = {solver.name: [] for solver in solvers}
     ours = [solver for solver in solvers if isinstance(solver, EngineSolver)]
     others = [solver for solver in solvers if not isinstance(solver, EngineSolver)]
 
