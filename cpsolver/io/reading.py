@@ -44,6 +44,9 @@ LIMITS: dict[str, int] = {
     # One line of a batch's output: a result carries its corpus line's id (up to a
     # line, several times longer once escaped), and an error record may quote it.
     "result": 16 * MiB,
+    # Not bytes: the clause visits a certificate's check may make by full unit
+    # propagation (cpsolver.verify.rup.STEPS); hinted lemmas cost only their hints.
+    "rup_steps": 5_000_000,
 }
 _NOUNS = {"cards": "card file", "rules": "rules file", "record": "record file"}
 MAX_DEPTH = 64  # JSON nesting; our deepest documents (proofs) nest 6 levels
@@ -63,7 +66,7 @@ def limit(kind: str) -> int:
     if value is None:
         return LIMITS[kind]
     if not value.isdigit() or int(value) == 0:
-        raise InputError(f"{variable}={value!r}: give a positive number of bytes")
+        raise InputError(f"{variable}={value!r}: give a positive whole number")
     return int(value)
 
 

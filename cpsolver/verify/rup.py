@@ -45,6 +45,15 @@ def parse_proof(lines: Iterable[str]) -> list[Clause]:
     return lemmas
 
 
+# Clause visits of full propagation in one check: about ten seconds at most. The
+# certificates cpsolver writes need under 100,000 even with their hints left out.
+STEPS = 5_000_000
+
+
+class StepsExceeded(Exception):
+    """Full unit propagation passed its budget of clause visits: the proof is too costly to check."""
+
+
 class _Database:
     """Clauses for unit propagation, each watched by two of its literals.
 
@@ -62,12 +71,16 @@ class _Database:
     makes a literal false.
     """
 
-    def __init__(self, clauses: Iterable[Clause]) -> None:
+    def __init__(self, clauses: Iterable[Clause], steps: int = STEPS) -> None:
         self.clauses: list[Clause] = []
         self.watches: dict[int, list[int]] = defaultdict(list)  # literal -> clause numbers
         self.true: set[int] = set()  # the literals assigned true, level 0 first
         self.trail: list[int] = []  # the same literals, in the order assigned
         self.inconsistent = False  # unit propagation alone reaches a conflict
+        # A clause added twice propagates nothing more; kept once, a proof that
+        # repeats a lemma thousands of times costs no more than one that does not.
+        self.known: set[frozenset[int]] = set()
+        self.steps = steps  # clause visits left before the check gives up (StepsExceeded)
         for clause in clauses:
             self.add(clause)
 
@@ -88,6 +101,10 @@ class _Database:
             self.trail.append(free[0])
             self.inconsistent = self._propagate(start)
         else:
+            key = frozenset(free)
+            if key in self.known:
+                return
+            self.known.add(key)
             index = len(self.clauses)
             self.clauses.append(free)
             self.watches[free[0]].append(index)
@@ -121,6 +138,9 @@ class _Database:
             false = -trail[position]
             position += 1
             watching = watches[false]
+            self.steps -= len(watching)
+            if self.steps < 0:
+                raise StepsExceeded
             kept: list[int] = []
             for n, index in enumerate(watching):
                 clause = clauses[index]
@@ -138,7 +158,8 @@ class _Database:
                 else:
                     kept.append(index)
                     if -first in true:  # every literal false
-                        watches[false] = kept + watching[n + 1 :]
+                        if len(kept) <= n:  # watches moved away: the rest stays watched here
+                            watches[false] = kept + watching[n + 1 :]
                         return True
                     true.add(first)
                     trail.append(first)
@@ -174,7 +195,10 @@ def follows_by_hints(clauses: list[Clause], lemma: Clause, hint: list[int], limi
 
 
 def check_refutation(
-    clauses: list[Clause], lemmas: list[Clause], hints: list[list[int]] | None = None
+    clauses: list[Clause],
+    lemmas: list[Clause],
+    hints: list[list[int]] | None = None,
+    steps: int = STEPS,
 ) -> str | None:
     """None when the lemmas refute the clauses by reverse unit propagation; else the first failure.
 
@@ -182,7 +206,9 @@ def check_refutation(
     them), a lemma is first checked along its hint alone, which costs only
     the hint's length; a lemma whose hint does not show it is checked by full
     unit propagation all the same, so a hint can speed a check up but never
-    make a lemma pass or fail.
+    make a lemma pass or fail. Full propagation visits at most ``steps``
+    clauses in all, else :class:`StepsExceeded`: no proof can keep a checker
+    busy for long, valid or not.
     """
     accepted = list(clauses)
     database: _Database | None = None  # built only if some lemma needs full propagation
@@ -190,7 +216,7 @@ def check_refutation(
         hint = hints[number - 1] if hints is not None and number <= len(hints) else None
         if hint is None or not follows_by_hints(accepted, lemma, hint, len(accepted) + 1):
             if database is None:
-                database = _Database(accepted)
+                database = _Database(accepted, steps)
             if not database.conflicts(-literal for literal in lemma):
                 shown = " ".join(map(str, lemma)) if lemma else "the empty clause"
                 return f"lemma {number} ({shown}) does not follow by unit propagation"

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cpsolver.io.dealformat import deal_as_dict, deal_from_dict
+from cpsolver.io.reading import limit
 from cpsolver.rules.cards import BLACK_JOKER, RED_JOKER, Deal, Hand, rank_symbol
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.movegen import generator
@@ -30,7 +31,7 @@ from cpsolver.rules.plays import Play, classify, readings
 from cpsolver.rules.ruleset import RuleSet, standard_rules
 from cpsolver.verify.cnf import ENCODER, encode
 from cpsolver.verify.documents import ProofFormatError, rules_mismatch, validate
-from cpsolver.verify.rup import check_refutation, parse_proof
+from cpsolver.verify.rup import StepsExceeded, check_refutation, parse_proof
 
 _Cards = Hand | Play | str
 
@@ -105,13 +106,24 @@ def check_certificate(
         return f"certificate.proof: {error}"
     # Hints only ever speed the check up (rup.check_refutation): ones that do
     # not fit the lemmas, one per lemma, are left aside.
-    hints: list[list[int]] | None = [
-        [int(number) for number in line.split()] for line in document.get("hints", [])
-    ]
+    hints: list[list[int]] | None = [_hint(line) for line in document.get("hints", [])]
     if hints is not None and len(hints) != len(lemmas):
         hints = None
-    failure = check_refutation(encode(embedded, blocking, rules).clauses, lemmas, hints)
+    steps = limit("rup_steps")
+    try:
+        failure = check_refutation(encode(embedded, blocking, rules).clauses, lemmas, hints, steps)
+    except StepsExceeded:
+        raise ProofFormatError(
+            f"certificate: checking its refutation passed {steps:,} clause visits of unit "
+            "propagation (set CPSOLVER_LIMIT_RUP_STEPS to raise it); the certificates cpsolver "
+            "writes carry hints and need under 100,000"
+        ) from None
     return None if failure is None else f"the refutation of {ENCODER} for {blocking}: {failure}"
+
+
+def _hint(line: str) -> list[int]:
+    """A hint line's clause numbers; a number too long to be one (0: a no-clause) shows nothing."""
+    return [int(number) if len(number) <= 18 else 0 for number in line.split()]
 
 
 def _check_header(document: Any, deal: Deal | None, rules: RuleSet, what: str) -> str | None:

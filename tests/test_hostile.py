@@ -1,0 +1,85 @@
+"""The third hostile pass (issue 28): each attack class that once got through, kept as a test.
+
+Every input here is one a user or a program could hand cpsolver; each test
+failed before its fix. The first and second passes are tests/test_hardening.py.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from cpsolver.cli import cli
+from cpsolver.io.dealgen import generate
+from cpsolver.io.reading import LIMITS
+from cpsolver.spring.certify import certify
+from cpsolver.verify.rup import STEPS, check_refutation, parse_proof
+from cpsolver.verify.spring import check_certificate
+
+
+def invoke(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), env=env)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def certificate() -> dict[str, Any]:
+    deal = next(e.deal for e in generate("full", 50, seed=8) if certify(e.deal) is not None)
+    found = certify(deal)
+    assert found is not None
+    return found[0]
+
+
+def without_hints(document: dict[str, Any], proof: list[str]) -> dict[str, Any]:
+    changed = copy.deepcopy(document)
+    changed["proof"] = proof
+    del changed["hints"]
+    return changed
+
+
+# 1. A certificate that keeps verify busy: checking must stay near-linear, or stop.
+
+
+def test_a_lemma_repeated_twenty_thousand_times_costs_what_one_does() -> None:
+    """Each copy used to add its clause to the watch lists again: checking grew as the square."""
+    clauses = [[1, 2, 3], [-1, 2, 3], [1, -2, 3], [-1, -2, 3], [1, 2, -3], [-1, 2, -3],
+               [1, -2, -3], [-1, -2, -3]]  # fmt: skip
+    lemmas = parse_proof(["2 3 0"] * 20_000 + ["3 0", "2 0", "0"])
+    assert check_refutation(clauses, lemmas) is None
+    # Linear: a few clause visits a copy. Quadratic would be hundreds of millions.
+    assert check_refutation(clauses, lemmas, steps=20 * len(lemmas)) is None
+
+
+def test_the_repeated_lemma_certificate_verifies(certificate: dict[str, Any]) -> None:
+    lemma = next(line for line in certificate["proof"] if line != "0")
+    repeated = without_hints(certificate, [lemma] * 20_000 + certificate["proof"])
+    assert check_certificate(repeated) is None
+
+
+def test_a_certificate_past_the_propagation_bound_is_refused_in_one_line(
+    certificate: dict[str, Any], tmp_path: Path
+) -> None:
+    """Distinct lemmas that subsume each other defeat deduplication: the step bound stops them."""
+    lemma = next(line for line in certificate["proof"] if line != "0").removesuffix(" 0")
+    padded = [f"{lemma} {100_000 + k} 0" for k in range(3000)]
+    path = tmp_path / "costly.json"
+    path.write_text(json.dumps(without_hints(certificate, padded + certificate["proof"])))
+    code, out, err = invoke("verify", str(path), env={"CPSOLVER_LIMIT_RUP_STEPS": "100000"})
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "passed 100,000 clause visits" in err
+    assert "CPSOLVER_LIMIT_RUP_STEPS" in err
+
+
+def test_the_step_bound_has_one_default() -> None:
+    assert LIMITS["rup_steps"] == STEPS
+
+
+def test_a_hint_too_long_to_be_a_number_is_no_traceback(certificate: dict[str, Any]) -> None:
+    forged = copy.deepcopy(certificate)
+    forged["hints"][0] = "9" * 5000  # past Python's 4,300-digit conversion limit
+    assert check_certificate(forged) is None  # the hint shows nothing; propagation decides
