@@ -22,6 +22,9 @@ from cpsolver.verify.rup import STEPS, check_refutation, parse_proof
 from cpsolver.verify.spring import check_certificate
 
 
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
 def invoke(*args: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
     result = CliRunner().invoke(cli, list(args), env=env)
     return result.exit_code, result.stdout, result.stderr
@@ -83,3 +86,48 @@ def test_a_hint_too_long_to_be_a_number_is_no_traceback(certificate: dict[str, A
     forged = copy.deepcopy(certificate)
     forged["hints"][0] = "9" * 5000  # past Python's 4,300-digit conversion limit
     assert check_certificate(forged) is None  # the hint shows nothing; propagation decides
+
+
+# 6. Genuine proofs refused.
+
+
+def test_a_proof_with_a_table_play_read_two_ways_verifies(tmp_path: Path) -> None:
+    """Under DouZero's rules 333444555666 reads three ways; the strategy names the one meant."""
+    position = tmp_path / "position.json"
+    position.write_text(
+        json.dumps(
+            {
+                "hands": ["KKK7774 5", "88899910JJJ"],
+                "turn": 0,
+                "table": {
+                    "cards": "333444555666",
+                    "by": 1,
+                    "kind": "triplet_sequence_singles",
+                    "rank": "5",
+                },
+            }
+        )
+    )
+    proof = tmp_path / "strategy.json"
+    code, _, err = invoke("endgame", str(position), "--rules", "douzero", "--proof", str(proof))
+    assert code == 1, err  # hand 0, to move, loses
+    table = json.loads(proof.read_text())["position"]["table"]
+    assert (table["kind"], table["rank"]) == ("triplet_sequence_singles", "5")
+    for args in ([str(proof)], [str(position), str(proof)]):
+        code, out, err = invoke("verify", *args, "--rules", "douzero")
+        assert code == 0 and out.startswith("valid"), out + err
+
+
+@pytest.mark.parametrize("name", ["", "  ", "a\nb", "\x1b]0;x\x07"])
+def test_a_rule_set_without_a_printable_name_is_refused_in_one_line(
+    tmp_path: Path, name: str
+) -> None:
+    """Every proof made under it carried the name and failed its schema."""
+    from cpsolver.io.rulefiles import read_rules_text
+
+    text, _ = read_rules_text("standard")
+    rules = tmp_path / "mine.toml"
+    rules.write_text(text.replace('name = "standard"', f"name = {json.dumps(name)}"))
+    for args in (["solve", str(EXAMPLES / "spring.txt")], ["classify", "33"], ["rules"]):
+        code, out, err = invoke(*args, "--rules", str(rules))
+        assert code == 2 and err.count("\n") == 1 and "printable name" in err, (args, out, err)

@@ -51,7 +51,7 @@ def build_strategy_proof(result: EndgameResult, rules: RuleSet) -> dict[str, Any
         "format": FORMAT,
         "version": VERSION,
         "rules": {"name": rules.name, "digest": rules.digest},
-        "position": position_as_dict(result.position),
+        "position": position_as_dict(result.position, rules),
         "winner": result.winner,
         "root": 0,
         "nodes": nodes,

@@ -118,14 +118,28 @@ def read_play(cards: str, rules: RuleSet | None = None, kind: Any = None, rank: 
     raise PositionError(f"{hand} is no {kind} of rank {rank} under the {rules.name} rules")
 
 
-def position_as_dict(position: Position) -> dict[str, Any]:
-    """The JSON form of a position."""
+def position_as_dict(position: Position, rules: RuleSet | None = None) -> dict[str, Any]:
+    """The JSON form of a position.
+
+    A table play whose cards read more than one way under ``rules`` carries
+    its kind and rank too, so that the position reads back as it was (under
+    DouZero's rules ``333444555666`` is a triplet sequence, or one of two
+    with kickers).
+    """
     table = position.table
-    return {
-        "hands": [str(h) for h in position.hands],
-        "turn": position.turn,
-        "table": None if table is None else {"cards": str(table), "by": position.by},
-    }
+    found: dict[str, Any] = {"hands": [str(h) for h in position.hands], "turn": position.turn}
+    if table is None:
+        found["table"] = None
+    elif rules is not None and len(readings(table.cards, rules)) > 1:
+        found["table"] = {
+            "cards": str(table),
+            "kind": table.kind.value,
+            "rank": rank_symbol(table.rank),
+            "by": position.by,
+        }
+    else:
+        found["table"] = {"cards": str(table), "by": position.by}
+    return found
 
 
 def position_as_text(position: Position) -> str:

@@ -79,6 +79,9 @@ class RuleSet:
         return rules
 
     def _check(self, source: str) -> None:
+        if not self.name.strip() or not self.name.isprintable():
+            # Every proof made under the rules carries the name, and names them by it.
+            raise RulesError(f"{source}: name = {self.name!r}: a rule set needs a printable name")
         chain_ranks = self.highest_chain_rank + 1
         for field, length in (
             ("sequences.single_min_length", self.single_min_length),

@@ -53,7 +53,9 @@ def check_strategy(
     except CpsolverError as error:
         return f"the strategy's position: {error}"
     if position is not None and position != embedded:
-        return f"the strategy is for another position: {json.dumps(position_as_dict(embedded))}"
+        return (
+            f"the strategy is for another position: {json.dumps(position_as_dict(embedded, rules))}"
+        )
     return _Walk(document, rules).check(embedded)
 
 
