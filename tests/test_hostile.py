@@ -131,3 +131,34 @@ def test_a_rule_set_without_a_printable_name_is_refused_in_one_line(
     for args in (["solve", str(EXAMPLES / "spring.txt")], ["classify", "33"], ["rules"]):
         code, out, err = invoke(*args, "--rules", str(rules))
         assert code == 2 and err.count("\n") == 1 and "printable name" in err, (args, out, err)
+
+
+# 11. Botzone transcripts the protocol does not allow.
+
+BOTZONE_HAND = [0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 49, 50, 52, 53]
+
+
+@pytest.mark.parametrize(
+    ("bids", "said"),
+    [
+        ([9, 9], "a bid must be a whole number from 0 to 3, not 9"),
+        ([True], "a bid must be a whole number from 0 to 3, not true"),
+        ([1.0], "a bid must be a whole number from 0 to 3, not 1.0"),
+        ([2, 1], "a bid of 1 does not top 2"),
+        ([0, 0, 0], "at most two"),
+        ("1", "'bid' is a list"),
+    ],
+)
+def test_botzone_refuses_bids_no_auction_can_hold(bids: Any, said: str) -> None:
+    transcript = {"requests": [{"own": BOTZONE_HAND, "bid": bids}], "responses": []}
+    result = CliRunner().invoke(cli, ["botzone"], input=json.dumps(transcript) + "\n")
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert said in result.stderr
+
+
+def test_botzone_names_a_missing_key_and_its_request() -> None:
+    request = {"own": BOTZONE_HAND, "publiccard": [1, 2, 3], "landlord": 0, "history": [[], []]}
+    transcript = {"requests": [request], "responses": []}
+    result = CliRunner().invoke(cli, ["botzone"], input=json.dumps(transcript) + "\n")
+    assert result.exit_code == 2
+    assert result.stderr == "Error: not a FightTheLandlord transcript: request 1 has no 'pos'\n"

@@ -65,6 +65,35 @@ def read_play(cards: Hand, last: Play | None, rules: RuleSet) -> Play:
 # -- our bot behind the protocol -------------------------------------------------
 
 
+def _field(request: dict[str, Any], key: str, index: int) -> Any:
+    """``request[key]``, or ValueError naming the request that lacks it."""
+    if key not in request:
+        raise ValueError(f"request {index + 1} has no {key!r}")
+    return request[key]
+
+
+def _whole(value: Any, what: str, low: int, high: int) -> int:
+    """A JSON whole number from ``low`` to ``high`` (true and 1.0 are not), or ValueError."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(
+            f"{what} must be a whole number from {low} to {high}, not {json.dumps(value)}"
+        )
+    return value
+
+
+def _bids(value: Any, index: int) -> list[int]:
+    """The bids before ours: 0 (a pass) or above every bid before it, 1 to 3, at most two."""
+    if not isinstance(value, list) or len(value) > 2:
+        raise ValueError(f"request {index + 1}: 'bid' is a list of the (at most two) bids before")
+    bids: list[int] = []
+    for bid in value:
+        bid = _whole(bid, "a bid", 0, 3)
+        if bid and bid <= max(bids, default=0):
+            raise ValueError(f"request {index + 1}: a bid of {bid} does not top {max(bids)}")
+        bids.append(bid)
+    return bids
+
+
 def view_from_requests(
     requests: list[Any], responses: list[Any], rules: RuleSet | None = None
 ) -> View:
@@ -75,11 +104,12 @@ def view_from_requests(
     current = requests[-1]
     if not isinstance(current, dict):
         raise ValueError("a request is a JSON object")
+    last = len(requests) - 1
     if "history" not in current and "bid" in current:
-        bids = [int(b) for b in current["bid"]]
+        bids = _bids(current["bid"], last)
         return View(
             seat=len(bids),
-            hand=hand_of_ids(current["own"]),
+            hand=hand_of_ids(_field(current, "own", last)),
             rules=rules,
             auction=tuple(enumerate(bids)),
             bid=max(bids, default=0),
@@ -94,9 +124,10 @@ def view_from_requests(
     if first is None:
         raise ValueError("no play request carries 'publiccard'")
     setup = requests[first]
-    pos, landlord = int(setup["pos"]), int(setup["landlord"])
+    pos = _whole(_field(setup, "pos", first), "'pos'", 0, 2)
+    landlord = _whole(_field(setup, "landlord", first), "'landlord'", 0, 2)
     bottom = hand_of_ids(setup["publiccard"])
-    hand = hand_of_ids(setup["own"])
+    hand = hand_of_ids(_field(setup, "own", first))
     if pos == landlord and len(hand) == 17:
         hand = hand + bottom
     counts = [17, 17, 17]
@@ -134,7 +165,7 @@ def view_from_requests(
         hand=hand - played,
         rules=rules,
         auction=(),
-        bid=int(setup.get("finalbid", 1)),
+        bid=_whole(setup.get("finalbid", 1), "'finalbid'", 1, 3),
         landlord=landlord,
         bottom=bottom,
         actions=tuple(actions),
