@@ -162,3 +162,39 @@ def test_botzone_names_a_missing_key_and_its_request() -> None:
     result = CliRunner().invoke(cli, ["botzone"], input=json.dumps(transcript) + "\n")
     assert result.exit_code == 2
     assert result.stderr == "Error: not a FightTheLandlord transcript: request 1 has no 'pos'\n"
+
+
+# 4 and 11. Strategy headers: whole numbers only, and the size the check walked.
+
+
+@pytest.fixture(scope="module")
+def strategy(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    path = tmp_path_factory.mktemp("strategy") / "strategy.json"
+    code, _, err = invoke("endgame", "--hand", "KK 3", "--hand", "QQ 4", "--proof", str(path))
+    assert code == 0, err
+    document: dict[str, Any] = json.loads(path.read_text())
+    return document
+
+
+@pytest.mark.parametrize(("key", "value"), [("root", 0.0), ("root", 1.0), ("winner", 0.0)])
+def test_a_strategy_header_number_that_is_a_float_is_invalid_not_a_traceback(
+    strategy: dict[str, Any], tmp_path: Path, key: str, value: float
+) -> None:
+    path = tmp_path / "forged.json"
+    path.write_text(json.dumps({**strategy, key: value}))
+    code, out, err = invoke("verify", str(path))
+    assert code == 1 and err == ""
+    assert out == f"invalid: strategy.{key}: {value} is not a whole number\n"
+
+
+def test_verify_counts_the_positions_it_checked_not_the_nodes_listed(
+    strategy: dict[str, Any], tmp_path: Path
+) -> None:
+    padded = {**strategy, "nodes": strategy["nodes"] + [strategy["nodes"][0]] * 1000}
+    path = tmp_path / "padded.json"
+    path.write_text(json.dumps(padded))
+    code, out, _ = invoke("verify", str(path), "--json")
+    assert code == 0
+    assert json.loads(out)["nodes"] == len(strategy["nodes"])
+    code, out, _ = invoke("verify", str(path))
+    assert f"a strategy of {len(strategy['nodes'])} positions" in out

@@ -35,7 +35,7 @@ from cpsolver.spring.result import OBJECTIVES, SpringResult, Verdict
 from cpsolver.verify.cnf import ENCODER
 from cpsolver.verify.documents import read_proof
 from cpsolver.verify.spring import check_certificate, check_proof
-from cpsolver.verify.strategy import check_strategy
+from cpsolver.verify.strategy import check_strategy_walked
 
 _EXIT_CODES = {Verdict.SPRING: 0, Verdict.NO_SPRING: 1, Verdict.UNKNOWN: 3}
 
@@ -225,37 +225,46 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     if not isinstance(parsed, dict):
         raise BadInput(f"{files[-1]}: not a proof: a proof is a JSON object")
     document: dict[str, Any] | None = None
+    walked = 0
     try:
         document = read_proof(text)
     except CpsolverError as error:
         failure: str | None = str(error)
     else:
-        failure = _check_document(document, deal_text, rules)
+        failure, walked = _check_document(document, deal_text, rules)
     if as_json:
-        emit_json({"valid": failure is None, "failure": failure, **_proof_summary(document)})
+        emit_json(
+            {"valid": failure is None, "failure": failure, **_proof_summary(document, walked)}
+        )
     elif failure is None:
-        click.echo(f"valid: {_proof_words(document)}")
+        click.echo(f"valid: {_proof_words(document, walked)}")
     else:
         click.echo(f"invalid: {failure}")
     sys.exit(0 if failure is None else 1)
 
 
-def _check_document(document: dict[str, Any], subject: str | None, rules: RuleSet) -> str | None:
-    """Check a proof, certificate or strategy; ``subject`` is the deal or position it must be for."""
+def _check_document(
+    document: dict[str, Any], subject: str | None, rules: RuleSet
+) -> tuple[str | None, int]:
+    """Check a proof, certificate or strategy; ``subject`` is the deal or position it must be for.
+
+    Also says how many positions a strategy's check walked (0 for the others).
+    """
     kind = document.get("format")
     if kind == "cpsolver-strategy":
         position = parse_position(subject, rules) if subject is not None else None
-        return check_strategy(document, position, rules)
+        return check_strategy_walked(document, position, rules)
     deal = parse_deal(subject) if subject is not None else None
     check = check_certificate if kind == "cpsolver-certificate" else check_proof
-    return check(document, deal, rules)
+    return check(document, deal, rules), 0
 
 
-def _proof_summary(document: Any) -> dict[str, Any]:
+def _proof_summary(document: Any, walked: int = 0) -> dict[str, Any]:
+    """What a valid document proves; a strategy's size is the positions its check walked."""
     if document is None:
         return {}
     if document.get("format") == "cpsolver-strategy":
-        return {"winner": document["winner"], "nodes": len(document["nodes"])}
+        return {"winner": document["winner"], "nodes": walked}
     if document.get("format") == "cpsolver-certificate":
         return {
             "verdict": "no_spring",
@@ -265,8 +274,8 @@ def _proof_summary(document: Any) -> dict[str, Any]:
     return {"verdict": "spring", "steps": len(document["plan"])}
 
 
-def _proof_words(document: Any) -> str:
-    summary = _proof_summary(document)
+def _proof_words(document: Any, walked: int) -> str:
+    summary = _proof_summary(document, walked)
     if "winner" in summary:
         return (
             f"side {summary['winner']} wins: a strategy of {summary['nodes']} positions, "

@@ -36,39 +36,65 @@ def check_strategy(
     ``position``, when given, must be the position the proof embeds; ``rules``
     must be the rule set it was made under (same name and digest).
     """
-    rules = rules or standard_rules()
-    try:
-        validate(document, "strategy-header")
-    except ProofFormatError as error:
-        return str(error)
-    for index, node in enumerate(document["nodes"]):
-        fault = _malformed(node)
-        if fault is not None:
-            return f"strategy.nodes[{index}]: {fault}"
-    mismatch = rules_mismatch(document, rules, "strategy")
-    if mismatch is not None:
-        return mismatch
-    try:
-        embedded = position_from_dict(document["position"], rules)
-    except CpsolverError as error:
-        return f"the strategy's position: {error}"
-    if position is not None and position != embedded:
-        return (
-            f"the strategy is for another position: {json.dumps(position_as_dict(embedded, rules))}"
-        )
-    return _Walk(document, rules).check(embedded)
+    return check_strategy_walked(document, position, rules)[0]
+
+
+def check_strategy_walked(
+    document: Any, position: Position | None = None, rules: RuleSet | None = None
+) -> tuple[str | None, int]:
+    """:func:`check_strategy`, and the number of positions its walk from the root checked.
+
+    That number, not the length of ``nodes``, is the strategy's size: a node
+    no move leads to proves nothing and is never read.
+    """
+    walk = _Walk.of(document, position, rules or standard_rules())
+    if isinstance(walk, str):
+        return walk, 0
+    failure = walk.check(walk.embedded)
+    return failure, walk.walked
 
 
 class _Walk:
-    def __init__(self, document: dict[str, Any], rules: RuleSet) -> None:
+    """The check of one strategy: its header first (:meth:`of`), then every node reached."""
+
+    def __init__(self, document: dict[str, Any], rules: RuleSet, embedded: Position) -> None:
         self.nodes: list[dict[str, Any]] = document["nodes"]
         self.winner: int = document["winner"]
         self.root: int = document["root"]
         self.rules = rules
+        self.embedded = embedded
+        self.walked = 0  # the positions checked so far, from the root
         self.moves = generator(rules)
         self.positions: dict[int, Position] = {}
         self._hands: dict[str, Hand] = {}
         self._plays: dict[tuple[str, Any, Any], Play] = {}
+
+    @classmethod
+    def of(cls, document: Any, position: Position | None, rules: RuleSet) -> _Walk | str:
+        """The walk of a strategy whose header holds, or the first reason it does not."""
+        try:
+            validate(document, "strategy-header")
+        except ProofFormatError as error:
+            return str(error)
+        for key in ("winner", "root"):
+            # The schema's integers include 1.0 (JSON Schema's rule); a node index may not.
+            if not _is_int(document[key]):
+                return f"strategy.{key}: {json.dumps(document[key])} is not a whole number"
+        for index, node in enumerate(document["nodes"]):
+            fault = _malformed(node)
+            if fault is not None:
+                return f"strategy.nodes[{index}]: {fault}"
+        mismatch = rules_mismatch(document, rules, "strategy")
+        if mismatch is not None:
+            return mismatch
+        try:
+            embedded = position_from_dict(document["position"], rules)
+        except CpsolverError as error:
+            return f"the strategy's position: {error}"
+        if position is not None and position != embedded:
+            shown = json.dumps(position_as_dict(embedded, rules))
+            return f"the strategy is for another position: {shown}"
+        return cls(document, rules, embedded)
 
     def hand(self, text: str) -> Hand:
         found = self._hands.get(text)
@@ -95,6 +121,7 @@ class _Walk:
             if index in seen:
                 continue
             seen.add(index)
+            self.walked = len(seen)
             failure = self.check_node(index, stack)
             if failure is not None:
                 return failure
