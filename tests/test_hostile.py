@@ -8,19 +8,25 @@ from __future__ import annotations
 
 import copy
 import json
+import os
+import signal
+import stat
+import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from processes import start, wait_for
 
 from cpsolver.cli import cli
+from cpsolver.io.dealformat import deal_as_text
 from cpsolver.io.dealgen import generate
 from cpsolver.io.reading import LIMITS
 from cpsolver.spring.certify import certify
 from cpsolver.verify.rup import STEPS, check_refutation, parse_proof
 from cpsolver.verify.spring import check_certificate
-
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -198,3 +204,59 @@ def test_verify_counts_the_positions_it_checked_not_the_nodes_listed(
     assert json.loads(out)["nodes"] == len(strategy["nodes"])
     code, out, _ = invoke("verify", str(path))
     assert f"a strategy of {len(strategy['nodes'])} positions" in out
+
+
+# 9. SIGTERM: every command ends as Ctrl-C does; the writer leaves nothing behind.
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["odds", "33", "--peasant-sizes", "17,17"],
+        ["simulate", "--games", "100000"],
+        ["deal", "--count", "100000000"],
+        ["endgame", "@FULL_DEAL"],
+    ],
+    ids=["odds", "simulate", "deal", "endgame"],
+)
+def test_sigterm_ends_a_long_command_with_one_line_and_130(args: list[str], tmp_path: Path) -> None:
+    if args[-1] == "@FULL_DEAL":  # a uniform full deal: far beyond seconds, open-handed
+        deal = tmp_path / "deal.txt"
+        deal.write_text(deal_as_text(next(generate("full", 1, 5)).deal))
+        args = [*args[:-1], str(deal)]
+    process = start(*args, stdout=subprocess.DEVNULL)
+    time.sleep(3)  # well into its work
+    if process.poll() is not None:
+        pytest.skip("it finished before the signal")  # never on CI's machines, but no false alarm
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err == "Error: interrupted\n"
+
+
+def test_a_file_cut_short_by_sigkill_leaves_no_temporary_after_the_next_write(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "corpus.jsonl"
+    process = start("deal", "--count", "100000000", "-o", str(out), stdout=subprocess.DEVNULL)
+    assert wait_for(lambda: any(tmp_path.glob(".corpus.jsonl.*.tmp")), 60)
+    process.kill()
+    process.wait()
+    assert list(tmp_path.glob(".corpus.jsonl.*.tmp"))  # SIGKILL leaves it: nothing can run then
+    code, _, err = invoke("deal", "--count", "3", "-o", str(out))
+    assert code == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["corpus.jsonl"]
+
+
+def test_written_files_respect_the_umask(tmp_path: Path) -> None:
+    """mkstemp makes 0600 files: a proof nobody else could read, where a batch's OUT was 0644."""
+    previous = os.umask(0o022)
+    try:
+        code, _, err = invoke("deal", "--count", "2", "-o", str(tmp_path / "deals.jsonl"))
+        assert code == 0, err
+        assert stat.S_IMODE((tmp_path / "deals.jsonl").stat().st_mode) == 0o644
+        os.umask(0o077)
+        code, _, err = invoke("deal", "--count", "2", "-o", str(tmp_path / "private.jsonl"))
+        assert stat.S_IMODE((tmp_path / "private.jsonl").stat().st_mode) == 0o600
+    finally:
+        os.umask(previous)

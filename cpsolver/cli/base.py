@@ -79,10 +79,12 @@ class _Group(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         reset_stdin()
-        # Library errors become one-line messages here, at the edge, and nowhere else.
+        # Library errors become one-line messages here, at the edge, and nowhere else;
+        # SIGTERM ends every command as Ctrl-C does (one line, exit 130), not with -15.
         try:
             try:
-                return super().invoke(ctx)
+                with sigterm_as_interrupt():
+                    return super().invoke(ctx)
             finally:
                 _flush_stdout()
         except CpsolverError as error:

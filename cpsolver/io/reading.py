@@ -48,6 +48,7 @@ LIMITS: dict[str, int] = {
     # propagation (cpsolver.verify.rup.STEPS); hinted lemmas cost only their hints.
     "rup_steps": 5_000_000,
 }
+_UNITS = {"rup_steps": "clause visits"}
 _NOUNS = {"cards": "card file", "rules": "rules file", "record": "record file"}
 MAX_DEPTH = 64  # JSON nesting; our deepest documents (proofs) nest 6 levels
 # Digits of a JSON or TOML integer: Python's own conversion limit, enforced by the C
@@ -66,7 +67,9 @@ def limit(kind: str) -> int:
     if value is None:
         return LIMITS[kind]
     if not value.isdigit() or int(value) == 0:
-        raise InputError(f"{variable}={value!r}: give a positive whole number")
+        raise InputError(
+            f"{variable}={value!r}: give a positive number of {_UNITS.get(kind, 'bytes')}"
+        )
     return int(value)
 
 

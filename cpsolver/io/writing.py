@@ -2,7 +2,10 @@
 
 A whole file (a proof, a CNF, a reproducer) is written to a temporary file
 beside it and renamed over it once complete, so a reader never sees half of
-one and a failure leaves the old file as it was. A stream (a batch's results,
+one and a failure leaves the old file as it was. The temporary file is named
+after the process writing it (``.NAME.PID-XXXX.tmp``): one left behind by a
+killed cpsolver is removed by the next write of NAME. Files get the modes the
+umask allows, as every tool's do. A stream (a batch's results,
 game records) is appended to and flushed line by line. ``-`` means stdout.
 Every failure — an unwritable path, a full disk, a closed pipe — is an
 :class:`OutputError` naming the path, which the command line turns into one
@@ -56,9 +59,11 @@ def open_output(path: str, append: bool = False) -> Iterator[IO[str]]:
                 yield stream
             return
         target = Path(path)
+        _sweep(target)
         handle, temporary = tempfile.mkstemp(
-            prefix=f".{target.name}.", suffix=".tmp", dir=target.parent
+            prefix=f".{target.name}.{os.getpid()}-", suffix=".tmp", dir=target.parent
         )
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes 0600; a file is the user's to share
     except IsADirectoryError:
         raise OutputError(f"cannot write {path}: is a folder") from None
     except OSError as error:
@@ -103,6 +108,37 @@ def _renamable(path: str) -> bool:
 def _remove(path: str) -> None:
     with contextlib.suppress(OSError):
         os.unlink(path)
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it, so it is set straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _sweep(target: Path) -> None:
+    """Remove the temporary files of ``target`` that a killed cpsolver left behind."""
+    prefix = f".{target.name}."
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(target.parent):
+            name = entry.name
+            if not (name.startswith(prefix) and name.endswith(".tmp")):
+                continue
+            pid = name[len(prefix) :].split("-", 1)[0]
+            if pid.isdigit() and pid.isascii() and not _alive(int(pid)):
+                _remove(entry.path)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (one we may not signal exists too)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
 
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
