@@ -260,3 +260,20 @@ def test_written_files_respect_the_umask(tmp_path: Path) -> None:
         assert stat.S_IMODE((tmp_path / "private.jsonl").stat().st_mode) == 0o600
     finally:
         os.umask(previous)
+
+
+# 4. A command line for another program that cannot be split.
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["crosscheck", "--generate", "full", "--count", "2", "--against", "python 'x"],
+        ["crosscheck", "--generate", "position2", "--count", "2", "--against", "python x\\"],
+        ["simulate", "--games", "1", "--agent", "0=cmd:python 'x"],
+    ],
+)
+def test_an_unbalanced_quote_in_a_command_is_one_line(args: list[str]) -> None:
+    code, out, err = invoke(*args)
+    assert code == 2 and err.count("\n") == 1 and err.startswith("Error: "), out + err
+    assert "quotation" in err or "escaped character" in err

@@ -26,7 +26,6 @@ from __future__ import annotations
 import contextlib
 import json
 import queue
-import shlex
 import subprocess
 import threading
 import time
@@ -37,7 +36,7 @@ from cpsolver.io.dealformat import deal_as_dict
 from cpsolver.io.reading import InputError, limit, lines_of, loads_json
 from cpsolver.rules.cards import Deal
 from cpsolver.rules.errors import CpsolverError
-from cpsolver.scale.watchdog import GuardedGroup
+from cpsolver.scale.watchdog import GuardedGroup, command_argv
 
 PROTOCOL = 2
 _ANSWERS = ("spring", "no_spring", "unknown")
@@ -127,9 +126,7 @@ class ExternalSolver:
 
     def __init__(self, command: str, timeout: float) -> None:
         self.command = command
-        self.argv = shlex.split(command)
-        if not self.argv:
-            raise SolverStartError("the external solver command is empty")
+        self.argv = command_argv(command, "the external solver")
         self.timeout = timeout
         self.version: int | None = None  # 2 once it echoes an id, 1 once it answers without
         self._process: subprocess.Popen[bytes] | None = None

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import queue
-import shlex
 import subprocess
 import threading
 from typing import IO, Any
@@ -21,7 +20,7 @@ from cpsolver.game.engine import Game
 from cpsolver.io.reading import InputError, loads_json
 from cpsolver.rules.plays import Play
 from cpsolver.rules.ruleset import RuleSet, standard_rules
-from cpsolver.scale.watchdog import GuardedGroup
+from cpsolver.scale.watchdog import GuardedGroup, command_argv
 
 
 class _Program:
@@ -112,7 +111,7 @@ class BotzoneProgram:
 
     def __init__(self, command: str, seat: int, rules: RuleSet | None, timeout: float) -> None:
         self.command = command.strip()
-        self.argv = shlex.split(self.command)
+        self.argv = command_argv(self.command, "the agent")
         self.name = f"cmd:{self.command}"
         self.seat = seat
         self.rules = rules or standard_rules()

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -35,8 +36,29 @@ import threading
 import time
 from typing import Any
 
+from cpsolver.rules.errors import CpsolverError
+
 POLL = 0.5  # seconds between looks at the parent
 PROCESS_GROUPS = hasattr(os, "killpg")  # POSIX; not Windows
+
+
+class CommandError(CpsolverError):
+    """A command line for another program that cannot be one: empty, or quoted wrong."""
+
+
+def command_argv(command: str, what: str) -> list[str]:
+    """``command`` split as a shell would (no shell runs it); CommandError names ``what``.
+
+    >>> command_argv("python 'my bot.py' --fast", "the bot")
+    ['python', 'my bot.py', '--fast']
+    """
+    try:
+        argv = shlex.split(command)
+    except ValueError as error:  # "No closing quotation", "No escaped character"
+        raise CommandError(f"{what} {command!r}: {str(error).lower()}") from None
+    if not argv:
+        raise CommandError(f"{what} is an empty command")
+    return argv
 
 
 def wait_while_parent_lives(parent: int, poll: float = POLL) -> None:
