@@ -57,7 +57,7 @@ def command_argv(command: str, what: str) -> list[str]:
     except ValueError as error:  # "No closing quotation", "No escaped character"
         raise CommandError(f"{what} {command!r}: {str(error).lower()}") from None
     if not argv:
-        raise CommandError(f"the command of {what} is empty")
+        raise CommandError(f"{what}: the command is empty")
     return argv
 
 
