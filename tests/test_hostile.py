@@ -277,3 +277,27 @@ def test_an_unbalanced_quote_in_a_command_is_one_line(args: list[str]) -> None:
     code, out, err = invoke(*args)
     assert code == 2 and err.count("\n") == 1 and err.startswith("Error: "), out + err
     assert "quotation" in err or "escaped character" in err
+
+
+# 4. DouZero evaluation data whose cards are no numbers, or with no deal.
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ([], "holds no deal"),
+        ([{"landlord": [[3]] * 20}], "is no DouZero card number"),
+        ([{"landlord": [{"a": 1}] * 20}], "is no DouZero card number"),
+        ([{"landlord": [{3}] * 20}], "is no DouZero card number"),
+    ],
+    ids=["empty", "lists", "dicts", "sets"],
+)
+def test_evaluate_deals_of_odd_pickles_is_one_line(tmp_path: Path, data: Any, said: str) -> None:
+    import pickle
+
+    path = tmp_path / "deals.pkl"
+    path.write_bytes(pickle.dumps(data))
+    code, out, err = invoke(
+        "evaluate", "--landlord", "random", "--peasants", "random", "--deals", str(path)
+    )
+    assert code == 2 and err.count("\n") == 1 and said in err, out + err

@@ -154,7 +154,8 @@ def _douzero_hand(cards: Any, size: int, where: str) -> Hand:
         raise RecordError(f"{where}: a list of {size} card numbers")
     ranks = []
     for card in cards:
-        if isinstance(card, bool) or card not in _DOUZERO_RANK:
+        # An int first: a list, dict or set cannot even be looked up (unhashable).
+        if isinstance(card, bool) or not isinstance(card, int) or card not in _DOUZERO_RANK:
             raise RecordError(f"{where}: {card!r} is no DouZero card number")
         ranks.append(_DOUZERO_RANK[card])
     return Hand.from_ranks(ranks)
@@ -164,6 +165,8 @@ def douzero_deals(data: Any) -> list[EvalDeal]:
     """DouZero's evaluation data (a list of dicts of card numbers) as deals."""
     if not isinstance(data, list):
         raise RecordError("DouZero evaluation data is a list of deals")
+    if not data:
+        raise RecordError("DouZero evaluation data holds no deal")
     deals = []
     for number, item in enumerate(data, 1):
         if not isinstance(item, dict):
