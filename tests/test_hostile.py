@@ -12,13 +12,14 @@ import os
 import signal
 import stat
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from processes import start, wait_for
+from processes import alive, children, start, wait_for
 
 from cpsolver.cli import cli
 from cpsolver.io.dealformat import deal_as_text
@@ -301,3 +302,26 @@ def test_evaluate_deals_of_odd_pickles_is_one_line(tmp_path: Path, data: Any, sa
         "evaluate", "--landlord", "random", "--peasants", "random", "--deals", str(path)
     )
     assert code == 2 and err.count("\n") == 1 and said in err, out + err
+
+
+# 5. A killed evaluate leaves nothing: its workers, their bots and the bots' children.
+
+TOY = f"{sys.executable} {Path(__file__).with_name('botzone_toy.py')}"
+
+
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+def test_a_killed_evaluate_with_workers_leaves_no_process(how: signal.Signals) -> None:
+    process = start(
+        "evaluate", "--landlord", f"cmd:{TOY}", "--peasants", "random", "--games", "400",
+        "--workers", "2", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    # Under way: two workers, each with a bot program (and the bot's watchdog).
+    assert wait_for(lambda: len(children(process.pid)) >= 4, 120)
+    started = children(process.pid)
+    process.send_signal(how)  # cpsolver alone: nobody else tells the workers or the bots
+    process.wait(timeout=60)
+    try:
+        assert wait_for(lambda: not any(alive(pid) for pid in started), 2.5), "they outlived it"
+    finally:
+        for pid in filter(alive, started):
+            os.kill(pid, signal.SIGKILL)

@@ -23,6 +23,7 @@ with the reason kept.
 from __future__ import annotations
 
 import math
+import os
 import random
 import statistics
 import time
@@ -37,6 +38,7 @@ from cpsolver.io.rulefiles import load_rules
 from cpsolver.rules.cards import DECK_COUNTS, Hand
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.ruleset import RuleSet
+from cpsolver.scale.watchdog import exit_with_parent
 
 Z95 = 1.959963984540054
 
@@ -253,7 +255,9 @@ def evaluate(
         return outcomes
     import multiprocessing
 
-    pool = multiprocessing.get_context("spawn").Pool(workers, initializer=worker_start)
+    pool = multiprocessing.get_context("spawn").Pool(
+        workers, initializer=worker_start, initargs=(os.getpid(),)
+    )
     try:
         for outcome in pool.imap_unordered(run_game, jobs, chunksize=4):
             outcomes.append(outcome)
@@ -266,11 +270,17 @@ def evaluate(
     return outcomes
 
 
-def worker_start() -> None:
-    """A pool worker's set-up: the programs it keeps running end when it does."""
+def worker_start(parent: int) -> None:
+    """A pool worker's set-up: the programs it keeps running end when it does.
+
+    It ends as it leaves the pool, and also when ``parent`` (the evaluate
+    process) dies without a word (SIGKILL): then a watchdog thread ends the
+    programs and the worker at once.
+    """
     from multiprocessing.util import Finalize
 
     Finalize(None, close_agents, exitpriority=10)
+    exit_with_parent(parent, close_agents)
 
 
 def wilson(wins: int, games: int) -> tuple[float, float]:

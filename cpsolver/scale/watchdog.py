@@ -34,6 +34,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from cpsolver.rules.errors import CpsolverError
@@ -67,11 +68,18 @@ def wait_while_parent_lives(parent: int, poll: float = POLL) -> None:
         time.sleep(poll)
 
 
-def exit_with_parent(parent: int) -> None:
-    """End this process (at once, without cleanup) when ``parent`` dies: a daemon thread watches."""
+def exit_with_parent(parent: int, before: Callable[[], None] | None = None) -> None:
+    """End this process (at once, without cleanup) when ``parent`` dies: a daemon thread watches.
+
+    ``before`` runs first: a worker ends the programs it started there, so
+    they go with it rather than a poll of their own watchdog later.
+    """
 
     def watch() -> None:
         wait_while_parent_lives(parent)
+        if before is not None:
+            with contextlib.suppress(Exception):
+                before()
         os._exit(1)
 
     threading.Thread(target=watch, daemon=True, name="cpsolver-watchdog").start()
