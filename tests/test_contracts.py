@@ -81,6 +81,7 @@ VIOLATIONS = [
     ("spring/engines.py", "import rlcard", {"rlcard"}),
     ("cli/base.py", "from cpsolver import cpsat", {"wings", "aliases"}),
     ("game/agent.py", "from cpsolver.game.agents import make_agent", {"acyclic"}),
+    ("scale/watchdog.py", "from cpsolver.rules.errors import CpsolverError", {"watchdog"}),
 ]
 
 

@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from cpsolver.io.dealformat import deal_as_dict
-from cpsolver.io.reading import InputError, limit, lines_of, loads_json
+from cpsolver.io.reading import InputError, command_argv, limit, lines_of, loads_json
 from cpsolver.rules.cards import Deal
 from cpsolver.rules.errors import CpsolverError
-from cpsolver.scale.watchdog import GuardedGroup, command_argv
+from cpsolver.scale.watchdog import GuardedGroup
 
 PROTOCOL = 2
 _ANSWERS = ("spring", "no_spring", "unknown")

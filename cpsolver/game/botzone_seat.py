@@ -17,10 +17,10 @@ from cpsolver.game.agent import AgentFailure
 from cpsolver.game.botzone import KEEP_RUNNING, MAX_LINE, read_play
 from cpsolver.game.cardids import deal_ids, hand_of_ids, take
 from cpsolver.game.engine import Game
-from cpsolver.io.reading import InputError, loads_json
+from cpsolver.io.reading import InputError, command_argv, loads_json
 from cpsolver.rules.plays import Play
 from cpsolver.rules.ruleset import RuleSet, standard_rules
-from cpsolver.scale.watchdog import GuardedGroup, command_argv
+from cpsolver.scale.watchdog import GuardedGroup
 
 
 class _Program:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 import tomllib
 from collections.abc import Iterator
@@ -255,3 +256,18 @@ def loads_toml(text: str, source: str) -> dict[str, Any]:
     if depth(value) > MAX_DEPTH:
         raise InputError(f"{source}: TOML nested deeper than {MAX_DEPTH} levels")
     return value
+
+
+def command_argv(command: str, what: str) -> list[str]:
+    """``command`` split as a shell would (no shell runs it); InputError names ``what``.
+
+    >>> command_argv("python 'my bot.py' --fast", "the bot")
+    ['python', 'my bot.py', '--fast']
+    """
+    try:
+        argv = shlex.split(command)
+    except ValueError as error:  # "No closing quotation", "No escaped character"
+        raise InputError(f"{what} {command!r}: {str(error).lower()}") from None
+    if not argv:
+        raise InputError(f"{what}: the command is empty")
+    return argv

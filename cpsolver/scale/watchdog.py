@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shlex
 import signal
 import subprocess
 import sys
@@ -37,29 +36,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cpsolver.rules.errors import CpsolverError
-
 POLL = 0.5  # seconds between looks at the parent
 PROCESS_GROUPS = hasattr(os, "killpg")  # POSIX; not Windows
-
-
-class CommandError(CpsolverError):
-    """A command line for another program that cannot be one: empty, or quoted wrong."""
-
-
-def command_argv(command: str, what: str) -> list[str]:
-    """``command`` split as a shell would (no shell runs it); CommandError names ``what``.
-
-    >>> command_argv("python 'my bot.py' --fast", "the bot")
-    ['python', 'my bot.py', '--fast']
-    """
-    try:
-        argv = shlex.split(command)
-    except ValueError as error:  # "No closing quotation", "No escaped character"
-        raise CommandError(f"{what} {command!r}: {str(error).lower()}") from None
-    if not argv:
-        raise CommandError(f"{what}: the command is empty")
-    return argv
 
 
 def wait_while_parent_lives(parent: int, poll: float = POLL) -> None:
