@@ -325,3 +325,25 @@ def test_a_killed_evaluate_with_workers_leaves_no_process(how: signal.Signals) -
     finally:
         for pid in filter(alive, started):
             os.kill(pid, signal.SIGKILL)
+
+
+# 3. Deadlines: the open-hand search reads the clock often enough to stop on time.
+
+
+def test_the_search_gives_up_within_64_nodes_of_its_deadline() -> None:
+    """The clock was read every 1,024 nodes: a 27+27 position overshot 0.01 s by seconds."""
+    from cpsolver.endgame import Position, solve
+
+    position = Position.parse(["3334445567778899TTTJJQKA22R", "345566678899TJJQQQKKKAAA22B"])
+    result = solve(position, time_limit=1e-9)  # past before the first node
+    assert result.winner is None and result.stats["nodes"] <= 64
+
+
+def test_ordering_alone_stops_at_the_deadline() -> None:
+    """Before 64 nodes, working out fewest-plays splits of big hands took seconds."""
+    from cpsolver.endgame.solver import OutOfTime, Search, pack
+    from cpsolver.rules.cards import Hand
+
+    search = Search(2, None, deadline=0.0)  # long past
+    with pytest.raises(OutOfTime):
+        search.fewest(pack(Hand.parse("3334445567778899TTTJJQKA22R")))
