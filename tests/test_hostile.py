@@ -347,3 +347,52 @@ def test_ordering_alone_stops_at_the_deadline() -> None:
     search = Search(2, None, deadline=0.0)  # long past
     with pytest.raises(OutOfTime):
         search.fewest(pack(Hand.parse("3334445567778899TTTJJQKA22R")))
+
+
+# 2. Unbounded work by default: odds --samples held every sample; evaluate --workers any count.
+
+
+def test_odds_samples_are_drawn_in_chunks_with_the_same_tally(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from cpsolver.odds import sampling
+    from cpsolver.odds.question import question
+    from cpsolver.rules.cards import Hand
+
+    asked = question(Hand.parse("568888999TTTQKA2B"))
+    whole = sampling.sample_tally(asked, 3000, seed=1, distribution=True)
+    monkeypatch.setattr(sampling, "CHUNK", 700)
+    assert vars(sampling.sample_tally(asked, 3000, seed=1, distribution=True)) == vars(whole)
+
+
+def test_odds_samples_hold_one_chunk_at_a_time() -> None:
+    """200,000 samples held about 64 MB at once (255 bytes each); a chunk is a few MB."""
+    import tracemalloc
+
+    from cpsolver.odds.question import question
+    from cpsolver.odds.sampling import sample_tally
+    from cpsolver.rules.cards import Hand
+
+    asked = question(Hand.parse("3456789TJQKA2 BR 55 66"))  # decided at once: the cost is drawing
+    sample_tally(asked, 1000, seed=1)  # the decisions and tables, made before measuring
+    tracemalloc.start()
+    try:
+        sample_tally(asked, 200_000, seed=1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 20_000_000
+
+
+def test_odds_refuses_more_samples_than_it_could_draw() -> None:
+    code, _, err = invoke("odds", "568888999TTTQKA2B", "--samples", str(10**20))
+    assert code == 2 and err.count("\n") == 1 and "--samples" in err
+
+
+def test_evaluate_workers_are_capped_at_the_cores() -> None:
+    code, out, err = invoke(
+        "evaluate", "--landlord", "random", "--peasants", "random", "--games", "2",
+        "--workers", "99999999999999999999", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert "is more than the" in err and "cores here; using" in err

@@ -106,4 +106,3 @@ def test_the_wheel_carries_every_module_of_the_package(built: dict[str, list[str
     )
     missing = [name for name in modules if name not in built["wheel"]]
     assert not missing
-

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from cpsolver.cli.base import BadInput, cli
-from cpsolver.cli.options import common_options, positive_seconds
+from cpsolver.cli.options import capped_workers, common_options, positive_seconds
 from cpsolver.cli.output import emit_json, with_progress
 from cpsolver.io.reading import InputError, loads_json, source_name
 from cpsolver.io.rulefiles import load_rules
@@ -165,6 +165,7 @@ def evaluate_command(
         from cpsolver.game.agents import make_agent
 
         make_agent("rlcard", 0)  # says so at once when RLCard is missing
+    workers = capped_workers("--workers", workers)
     with contextlib.ExitStack() as stack:
         # Opened first: an unwritable FILE is said at once, not after the games.
         stream = None if records_path is None else stack.enter_context(open_output(records_path))

@@ -87,7 +87,7 @@ def _report(odds: Odds) -> str:
 )
 @click.option(
     "--samples",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=10**9),
     metavar="N",
     help="Estimate from N seeded random splits, with a 95% interval, instead of counting all.",
 )

@@ -112,7 +112,7 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
-def _capped(option: str, wanted: int) -> int:
+def capped_workers(option: str, wanted: int) -> int:
     """``wanted`` workers, or the cores here with a warning: more only thrash (and may not start)."""
     cores = usable_cores()
     if wanted <= cores:
@@ -131,9 +131,9 @@ def make_runner(workers: int, scheduler: str | None, local_cluster: int | None) 
     if scheduler is not None and local_cluster is not None:
         raise click.UsageError("give --scheduler or --local-cluster, not both")
     if local_cluster is not None:
-        local_cluster = _capped("--local-cluster", local_cluster)
+        local_cluster = capped_workers("--local-cluster", local_cluster)
     try:
-        return runner_for(_capped("--workers", workers), scheduler, local_cluster)
+        return runner_for(capped_workers("--workers", workers), scheduler, local_cluster)
     except ValueError as error:
         raise BadInput(str(error)) from None
 

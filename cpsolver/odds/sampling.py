@@ -17,6 +17,7 @@ from cpsolver.odds.exact import Tally, taking_face_down, tally_vectors
 from cpsolver.odds.question import OddsQuestion
 from cpsolver.rules.cards import RANK_COUNT, Hand
 
+CHUNK = 20_000  # samples drawn and tallied at once: about 5 MB of arrays
 Z_95 = 1.959963984540054  # the standard normal quantile of a two-sided 95% interval
 
 
@@ -31,6 +32,19 @@ def sample_tally(
     (50, 50)
     """
     rng = np.random.default_rng(seed)
+    tally = Tally()
+    # In chunks, so memory stays flat however many samples are asked for. Rows are
+    # shuffled one after another from one generator, so the draws, and the tally,
+    # are the same as in one piece.
+    for start in range(0, samples, CHUNK):
+        tally.merge(_chunk_tally(question, rng, min(CHUNK, samples - start), distribution))
+    return tally
+
+
+def _chunk_tally(
+    question: OddsQuestion, rng: np.random.Generator, samples: int, distribution: bool
+) -> Tally:
+    """The tally of the next ``samples`` random splits of ``rng``."""
     cards = np.repeat(np.arange(RANK_COUNT, dtype=np.int8), question.unseen.counts)
     shuffled = rng.permuted(np.tile(cards, (samples, 1)), axis=1)
     first_size, second_size = question.sizes
