@@ -390,7 +390,7 @@ def test_odds_refuses_more_samples_than_it_could_draw() -> None:
 
 
 def test_evaluate_workers_are_capped_at_the_cores() -> None:
-    code, out, err = invoke(
+    code, _, err = invoke(
         "evaluate", "--landlord", "random", "--peasants", "random", "--games", "2",
         "--workers", "99999999999999999999", "--json",
     )  # fmt: skip
