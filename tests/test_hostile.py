@@ -396,3 +396,25 @@ def test_evaluate_workers_are_capped_at_the_cores() -> None:
     )  # fmt: skip
     assert code == 0, err
     assert "is more than the" in err and "cores here; using" in err
+
+
+# 10. Terminal injection: what comes from input is printed with its controls escaped.
+
+EVIL = "d1\n\x1b]0;owned\x07"
+
+
+def test_solve_prints_an_id_with_its_controls_escaped(tmp_path: Path) -> None:
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps({"id": EVIL, "landlord": "KK 2", "peasants": ["AA", "3"]}))
+    code, out, err = invoke("solve", str(path))
+    assert code == 0, err
+    assert "\x1b" not in out and "deal d1\\n\\x1b]0;owned\\x07\n" in out
+
+
+def test_crosscheck_prints_bad_lines_with_their_controls_escaped(tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(json.dumps({"id": EVIL, "landlord": "KK 2"}) + "\n")
+    code, out, err = invoke("crosscheck", str(corpus))
+    assert code == 2
+    assert "\x1b" not in out + err and "\x07" not in out + err
+    assert all(line.startswith(("bad line:", "Error:")) for line in err.splitlines())

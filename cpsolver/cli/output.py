@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,22 @@ from cpsolver.crosscheck.report import Tally
 from cpsolver.io.writing import open_output, safe_name, write_text
 from cpsolver.rules.cards import rank_symbol
 from cpsolver.rules.plays import Play
+
+# C0 and C1 controls (escape sequences, newlines, carriage returns) and the
+# Unicode line and paragraph separators: what could forge a line or drive a terminal.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def shown(text: str) -> str:
+    r"""``text`` as a terminal may print it: every control character as its escape.
+
+    Ids, corpus lines and solvers' words come from input; printed raw, a newline
+    in an id would forge a line of output and an escape sequence set the title.
+
+    >>> shown("d1\n\x1b]0;owned\x07")
+    'd1\\n\\x1b]0;owned\\x07'
+    """
+    return _CONTROL.sub(lambda match: match.group().encode("unicode_escape").decode(), text)
 
 
 def shape_words(play: Play) -> str:
@@ -77,11 +94,12 @@ def finish_crosscheck(
     else:
         click.echo(table)
         for finding, path in zip(summary.findings, written):
-            click.echo(f"{finding.kind} on {finding.id}: {finding.reason} -> {path}")
+            click.echo(shown(f"{finding.kind} on {finding.id}: {finding.reason} -> {path}"))
         for line in summary.bad_lines:
-            click.echo(f"bad line: {line}", err=True)
+            click.echo(shown(f"bad line: {line}"), err=True)
         for problem in summary.problems[:20]:
-            click.echo(f"{problem['solver']} on {problem['id']}: {problem['problem']}", err=True)
+            said = f"{problem['solver']} on {problem['id']}: {problem['problem']}"
+            click.echo(shown(said), err=True)
         if summary.interrupted:
             click.echo(f"interrupted: the summary covers the {what} checked so far", err=True)
     if summary.interrupted:

@@ -11,7 +11,7 @@ import click
 from cpsolver.cli.base import BadInput, F, cli
 from cpsolver.cli.inputs import read_deal, read_deal_document, read_source
 from cpsolver.cli.options import common_options, deal_options, rules_option, timeout_option
-from cpsolver.cli.output import emit_json, play_line, plays_phrase, write_json
+from cpsolver.cli.output import emit_json, play_line, plays_phrase, shown, write_json
 from cpsolver.cli.show import (
     draw_deal,
     draw_explanation,
@@ -166,7 +166,7 @@ def solve_command(
         emit_json({**{k: v for k, v in labels.items() if v is not None}, **result.as_dict()})
     else:
         if document.id is not None:
-            click.echo(f"deal {document.id}", err=proof_path == "-")
+            click.echo(shown(f"deal {document.id}"), err=proof_path == "-")
         click.echo(_report(result), err=proof_path == "-")
     if document.expected is not None and document.expected != result.verdict.value:
         click.echo(f"expected {document.expected}, but the verdict is {result.verdict}", err=True)
