@@ -418,3 +418,24 @@ def test_crosscheck_prints_bad_lines_with_their_controls_escaped(tmp_path: Path)
     assert code == 2
     assert "\x1b" not in out + err and "\x07" not in out + err
     assert all(line.startswith(("bad line:", "Error:")) for line in err.splitlines())
+
+
+# 11. replay: JSON that is no game record is bad input, not an invalid record.
+
+
+@pytest.mark.parametrize(
+    ("record", "said"),
+    [
+        ({"a": 1}, "it needs format 'cpsolver-game'"),
+        ({"format": "cpsolver-game", "version": 1}, "it names no rules"),
+        ({"format": "cpsolver-game", "version": 1, "rules": {"name": 1}}, "it names no rules"),
+    ],
+)
+def test_replay_of_json_that_is_no_game_record_is_exit_2(
+    tmp_path: Path, record: dict[str, Any], said: str
+) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    code, out, err = invoke("replay", str(path))
+    assert code == 2 and out == "" and err.count("\n") == 1 and said in err
+    assert "None" not in err

@@ -15,7 +15,7 @@ from cpsolver.cli.inputs import read_source
 from cpsolver.cli.options import common_options, positive_seconds, rules_option
 from cpsolver.cli.output import emit_json, with_progress
 from cpsolver.cli.show import picture_options, write_pictures
-from cpsolver.game.engine import Game, replay
+from cpsolver.game.engine import Game, NotARecordError, replay
 from cpsolver.io.reading import InputError, loads_json, source_name
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.io.writing import open_output, write_line
@@ -207,6 +207,8 @@ def replay_command(
             raise BadInput(f"{record_file}: record {number} is not a JSON object")
         try:
             game = replay(record, rules)
+        except NotARecordError as error:  # bad input, not a record that fails to replay
+            raise BadInput(f"{record_file}: record {number}: {error}") from None
         except CpsolverError as error:
             failure = f"record {number}: {error}"
             if as_json:

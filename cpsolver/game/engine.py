@@ -50,6 +50,13 @@ class IllegalActionError(CpsolverError):
     """An action the rules do not allow now; the game is left unchanged."""
 
 
+class NotARecordError(IllegalActionError):
+    """A document that is no game record at all (bad input), not a record that fails to replay.
+
+    An :class:`IllegalActionError` still, for callers that catch every failure of a replay.
+    """
+
+
 @dataclass
 class Game:
     """The whole state of one hand, changed only by :meth:`bid` and :meth:`play`."""
@@ -281,16 +288,18 @@ def replay(record: dict[str, Any], rules: RuleSet | None = None) -> Game:
     """
     rules = rules or standard_rules()
     if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
-        raise IllegalActionError(
+        raise NotARecordError(
             f"not a game record: it needs format {RECORD_FORMAT!r}, version {RECORD_VERSION}"
         )
     made = record.get("rules")
-    if not isinstance(made, dict) or (made.get("name"), made.get("digest")) != (
-        rules.name,
-        rules.digest,
+    if not isinstance(made, dict) or not all(
+        isinstance(made.get(k), str) for k in ("name", "digest")
     ):
-        name = made.get("name") if isinstance(made, dict) else None
-        digest = made.get("digest") if isinstance(made, dict) else None
+        raise NotARecordError(
+            "not a game record: it names no rules ('rules': {'name': ..., 'digest': ...})"
+        )
+    if (made["name"], made["digest"]) != (rules.name, rules.digest):
+        name, digest = made["name"], made["digest"]
         raise IllegalActionError(
             f"the record was made under the rules {name!r} ({digest}), not {rules.name!r} "
             f"({rules.digest}): replay it with --rules {name} if those are the rules you mean"
@@ -311,7 +320,7 @@ def replay(record: dict[str, Any], rules: RuleSet | None = None) -> Game:
         ]
         recorded_deal = record["deal"]
     except (KeyError, TypeError) as error:
-        raise IllegalActionError(f"not a game record: missing or wrong {error}") from None
+        raise NotARecordError(f"not a game record: missing or wrong {error}") from None
     if seed is not None and recorded_deal != {
         "hands": [str(h) for h in game.hands],
         "bottom": str(game.bottom),
