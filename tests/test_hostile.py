@@ -439,3 +439,30 @@ def test_replay_of_json_that_is_no_game_record_is_exit_2(
     code, out, err = invoke("replay", str(path))
     assert code == 2 and out == "" and err.count("\n") == 1 and said in err
     assert "None" not in err
+
+
+# 4 and 11. Text positions: a hand number is ASCII digits, a few.
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        "turn: \u00b2",  # superscript two: isdigit() says yes, int() says no (a traceback)
+        "turn: \u0661",  # Arabic-Indic one: int() read it as 1
+        "turn: " + "1" * 5000,  # past int()'s 4,300 digits
+        "turn: 1\ntable: 3 by \u00b2",
+        "turn: 1\ntable: 3 by " + "1" * 5000,
+    ],
+    ids=["superscript", "arabic-indic", "long-turn", "table-superscript", "long-table"],
+)
+@pytest.mark.parametrize("command", ["endgame", "show", "verify"])
+def test_a_text_position_with_no_hand_number_is_one_line(
+    command: str, lines: str, strategy: dict[str, Any], tmp_path: Path
+) -> None:
+    text = f"hand0: 33\nhand1: 44\n{lines}\n"
+    proof = tmp_path / "strategy.json"
+    proof.write_text(json.dumps(strategy))
+    args = [command, "-"] if command != "verify" else [command, "-", str(proof)]
+    result = CliRunner().invoke(cli, args, input=text)
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "hand number" in result.stderr or "HAND NUMBER" in result.stderr

@@ -172,17 +172,18 @@ def _parse_text(text: str, rules: RuleSet | None) -> Position:
             raise PositionFormatError(f"line {number}: {key} given twice")
         seen.add(key)
         if key == "turn":
-            if not value.isdigit():
+            if not _hand_number(value):
                 raise PositionFormatError(
-                    f"line {number}: turn must be a hand number, got {value!r}"
+                    f"line {number}: turn must be a hand number, got {value[:40]!r}"
                 )
             turn = int(value)
         elif key == "table":
             if value.lower() not in ("", "none", "-"):
                 cards, separator, by = value.rpartition(" by ")
-                if not separator or not cards.strip() or not by.strip().isdigit():
+                if not separator or not cards.strip() or not _hand_number(by.strip()):
                     raise PositionFormatError(
-                        f"line {number}: table is 'none' or 'CARDS by HAND NUMBER', got {value!r}"
+                        f"line {number}: table is 'none' or 'CARDS by HAND NUMBER', "
+                        f"got {value[:60]!r}"
                     )
                 table = (cards, int(by))
         else:
@@ -197,3 +198,12 @@ def _parse_text(text: str, rules: RuleSet | None) -> Position:
     if table is None:
         return Position.parse(cards_of, turn or 0, rules=rules)
     return Position.parse(cards_of, turn or 0, table[0], table[1], rules)
+
+
+def _hand_number(text: str) -> bool:
+    """Whether ``text`` is a hand number as a person writes one: ASCII digits, a few.
+
+    ``str.isdigit`` also takes ``²`` (which ``int`` refuses) and ``١`` (read as 1):
+    neither is a digit here, nor a number too long to convert.
+    """
+    return 0 < len(text) <= 3 and text.isascii() and text.isdigit()
