@@ -466,3 +466,13 @@ def test_a_text_position_with_no_hand_number_is_one_line(
     result = CliRunner().invoke(cli, args, input=text)
     assert result.exit_code == 2 and result.stderr.count("\n") == 1, result.stderr
     assert "hand number" in result.stderr or "HAND NUMBER" in result.stderr
+
+
+def test_deal_mid_trick_nan_is_one_line() -> None:
+    """click's FloatRange lets nan through (no comparison holds for it); the generator says no."""
+    code, out, err = invoke("deal", "--kind", "position2", "--mid-trick", "nan")
+    assert (
+        code == 2
+        and out == ""
+        and err == ("Error: the mid-trick fraction must be between 0 and 1, not nan\n")
+    )

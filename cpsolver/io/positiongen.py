@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from cpsolver.io.dealgen import SizeRange, parse_size_ranges
 from cpsolver.io.positioncorpus import PositionEntry
 from cpsolver.rules.cards import DECK_COUNTS, Hand, Rank
+from cpsolver.rules.errors import PositionError
 from cpsolver.rules.movegen import generator
 from cpsolver.rules.plays import Play
 from cpsolver.rules.position import Position
@@ -103,9 +104,9 @@ def generate(
     players = players_of(kind)
     sizes = sizes or DEFAULT_SIZES[kind]
     if len(sizes) != players:
-        raise ValueError(f"a {kind} needs {players} hand sizes, not {len(sizes)}")
-    if not 0.0 <= mid_trick <= 1.0:
-        raise ValueError(f"the mid-trick fraction must be between 0 and 1, not {mid_trick:g}")
+        raise PositionError(f"a {kind} needs {players} hand sizes, not {len(sizes)}")
+    if not 0.0 <= mid_trick <= 1.0:  # nan too: no comparison holds for it
+        raise PositionError(f"the mid-trick fraction must be between 0 and 1, not {mid_trick:g}")
     for index in range(count):
         name = f"{kind}-{seed}-{index}"
         yield PositionEntry(
