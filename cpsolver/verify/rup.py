@@ -51,7 +51,7 @@ STEPS = 5_000_000
 
 
 class StepsExceeded(Exception):
-    """Full unit propagation passed its budget of clause visits: the proof is too costly to check."""
+    """Full unit propagation passed its budget of clause visits: too costly a proof to check."""
 
 
 class _Database:
