@@ -199,9 +199,7 @@ def test_killed_with_sigkill_then_resumed_every_position_exactly_once(
         (["--timeout", "0"], "0.0 is not a positive number of seconds"),
     ],
 )
-def test_bad_options_are_one_line_and_exit_2(
-    tmp_path: Path, args: list[str], message: str
-) -> None:
+def test_bad_options_are_one_line_and_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
     source = tmp_path / "in.jsonl"
     write_corpus(source, 2)
     done = cpsolver("batch", str(source), "-o", str(tmp_path / "out.jsonl"), *args)
@@ -215,7 +213,7 @@ def test_bad_options_are_one_line_and_exit_2(
     [
         ('{"id": "x", "hands": ["3"], "colour": 1}', "may not carry the key 'colour'"),
         ('{"id": "x", "hands": ["3", "4"], "expected": {"winner": 2}}', "'expected' must be"),
-        ('{"id": "x", "hands": ["3", "4"], "turn": 5}', "x"),
+        ('{"id": "x", "hands": ["3", "4"], "turn": 5}', "line 2: turn 5: there is no hand 5"),
         ("not json", "line 2"),
     ],
 )

@@ -41,7 +41,7 @@ from cpsolver.spring import cpsat
     default="auto",
     show_default=True,
     help="spring: can the landlord play out alone; endgame: who wins each position with "
-    "best play (a deal: the landlord leads). auto: endgame if the first line has \"hands\".",
+    'best play (a deal: the landlord leads). auto: endgame if the first line has "hands".',
 )
 @engine_options
 @timeout_option("A deal past this is recorded as unknown; the batch goes on.")
@@ -102,7 +102,7 @@ def batch_command(
             raise BadInput(f"cannot read {out_path}: {error.strerror}") from None
         total = _count_lines(corpus)
         lines = read_lines(corpus)
-        found, lines = detect_question(lines)
+        found, pending = detect_question(lines)
         question = found if question == "auto" else question
         if question == "endgame":
             _refuse_spring_options()
@@ -114,7 +114,7 @@ def batch_command(
                     total,
                     not (quiet or as_json),
                     lambda advance: run_batch(
-                        lines, output, options, runner, done.ids, advance, out_path
+                        pending, output, options, runner, done.ids, advance, out_path
                     ),
                 )
         finally:

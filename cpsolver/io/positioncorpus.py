@@ -17,8 +17,8 @@ it implies: ``"spring"`` means the landlord wins, ``"no_spring"`` says nothing.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from itertools import chain
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from cpsolver.io.corpus import corpus_id, numbered, parse_line, read_entries
