@@ -318,8 +318,8 @@ def test_more_bad_input_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert (code, err) == (
         2,
         (
-            "Error: stdin: a JSON deal may not have the key 'extra' "
-            "(it may have landlord, peasants, id, expected)\n"
+            "Error: stdin: a deal line may not carry the key 'extra'; "
+            "it may carry: landlord, peasants, id, expected\n"
         ),
     )
     result = CliRunner().invoke(cli, ["solve", "-"], input=b"\xff\xfe landlord")

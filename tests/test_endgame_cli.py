@@ -125,3 +125,27 @@ def test_bad_files_are_one_line_and_exit_2(tmp_path: Path) -> None:
     assert code == 2 and "cannot read" in err
     code, _, err = run("endgame", str(bad), "--hand", "3")
     assert code == 2 and "not both" in err
+
+
+def test_a_corpus_line_from_deal_pipes_into_endgame() -> None:
+    import subprocess
+    import sys
+
+    def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "cpsolver", *args]
+        return subprocess.run(command, input=stdin, capture_output=True, text=True, check=False)
+
+    line = run("deal", "--kind", "position3", "--count", "1").stdout
+    assert '"id"' in line
+    done = run("endgame", "-", stdin=line)
+    assert done.returncode in (0, 1) and "wins" in done.stdout, done.stderr
+    labelled = line.rstrip().rstrip("}") + ', "expected": {"winner": 0}}'
+    assert run("endgame", "-", stdin=labelled).returncode in (0, 1)
+    deal = run("deal", "--count", "1").stdout
+    assert run("endgame", "-", "--timeout", "0.2", stdin=deal).returncode == 3
+    bad = run("endgame", "-", stdin='{"id": "x", "hands": ["3", "4"], "foo": 1}')
+    assert bad.returncode == 2
+    assert bad.stderr == (
+        "Error: a position line may not carry the key 'foo'; "
+        "it may carry: hands, turn, table, id, expected\n"
+    )

@@ -137,7 +137,10 @@ def test_corpus_lines_round_trip_and_carry_ids_and_expected_winners() -> None:
         ('{"hands": ["3", "4"], "turn": 2}', "line 3: turn 2: there is no hand 2"),
         ('{"hands": ["3", "4"], "expected": {"winner": 2}}', "line 3: 'expected' must be"),
         ('{"hands": ["3", "4"], "expected": "spring!"}', "line 3: 'expected' must be"),
-        ('{"hands": ["3", "4"], "colour": 1}', "line 3: a JSON position has no key 'colour'"),
+        (
+            '{"hands": ["3", "4"], "colour": 1}',
+            "line 3: a position line may not carry the key 'colour'; it may carry: hands, turn, table, id, expected",
+        ),
         ('{"hands": ["33", "4"], "turn": 1, "table": {"cards": "34", "by": 0}}', "line 3: 34"),
     ],
 )

@@ -67,7 +67,10 @@ def test_text_form_with_comments_and_table() -> None:
             "the table play is by hand 2, and there is none",
         ),
         ('{"hands": ["3", "4"], "table": "5"}', "'table' must be null or"),
-        ('{"hands": ["3", "4"], "extra": 1}', "a JSON position has no key 'extra'"),
+        (
+            '{"hands": ["3", "4"], "extra": 1}',
+            "a position line may not carry the key 'extra'; it may carry: hands, turn, table, id, expected",
+        ),
         ("[1, 2]", "a JSON position must be an object with 'hands'"),
         ("{", "broken JSON"),
         ("hand0: 3\n", "no hand1 line in the position"),

@@ -1,4 +1,4 @@
-"""``cpsolver batch``: every deal of a corpus solved, streamed, parallel and resumable."""
+"""``cpsolver batch``: every deal or position of a corpus solved, streamed, parallel and resumable."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from cpsolver.cli.base import BadInput, Interrupted, cli, sigterm_as_interrupt
 from cpsolver.cli.options import cluster_options, common_options, make_runner, timeout_option
 from cpsolver.cli.output import with_progress
 from cpsolver.cli.spring import engine_options
+from cpsolver.io.positioncorpus import detect_question
 from cpsolver.io.reading import read_lines
 from cpsolver.io.rulefiles import load_rules, read_rules_text
 from cpsolver.scale.batch import BatchOptions, Done, done_ids, lock_output, run_batch
@@ -34,6 +35,14 @@ from cpsolver.spring import cpsat
     help="Append one JSON result per deal here; rerun to resume after a crash. "
     "- writes to stdout (no resume; the summary goes to stderr).",
 )
+@click.option(
+    "--question",
+    type=click.Choice(["auto", "spring", "endgame"]),
+    default="auto",
+    show_default=True,
+    help="spring: can the landlord play out alone; endgame: who wins each position with "
+    'best play (a deal: the landlord leads). auto: endgame if the first line has "hands".',
+)
 @engine_options
 @timeout_option("A deal past this is recorded as unknown; the batch goes on.")
 @cluster_options(default_workers=os.cpu_count() or 1)
@@ -42,6 +51,7 @@ from cpsolver.spring import cpsat
 def batch_command(
     corpus: str,
     out_path: str,
+    question: str,
     engine: str,
     strategy: cpsat.Strategy,
     objective: str,
@@ -53,10 +63,15 @@ def batch_command(
     as_json: bool,
     rules_name: str,
 ) -> None:
-    """Solve every deal of a JSON-lines corpus: streamed, parallel, resumable.
+    """Solve every deal or position of a JSON-lines corpus: streamed, parallel, resumable.
 
     Each result is one JSON line in OUTPUT: id, line, verdict, plan (cards),
     objective, engine, seconds; a line that is no deal gives an error record.
+    With --question endgame (the default for a corpus of positions, as
+    'cpsolver deal --kind position3' writes), each result is id, line,
+    winner (0 the landlord's side, 1 the other, null undecided), moves (the
+    winning moves of the player to move), nodes, seconds and status (solved
+    or unknown); a line's "expected" winner is compared.
     Rerunning the same command after a crash repairs a torn last line, skips
     the ids already done, and solves the rest. A line's "expected" verdict,
     if any, is compared: a result that contradicts it is a mismatch. Exit 0
@@ -69,11 +84,11 @@ def batch_command(
       cpsolver batch corpus.jsonl -o results.jsonl --workers 2
       cpsolver deal --kind planted --count 10000 | cpsolver batch - -o out.jsonl
       cpsolver deal --count 5 | cpsolver batch - -o - --quiet | jq .verdict
+      cpsolver deal --kind position3 --count 200 | cpsolver batch - -o wins.jsonl
       cpsolver batch corpus.jsonl -o results.jsonl --scheduler tcp://10.0.0.5:8786
     """
     load_rules(rules_name)  # refuse a bad rules file before anything starts
     text, source = read_rules_text(rules_name)
-    options = BatchOptions(engine, objective, strategy, text, source, timeout)
     path = Path(out_path)
     to_stdout = out_path == "-"
     if not to_stdout and path.exists() and not path.is_file():
@@ -87,6 +102,11 @@ def batch_command(
             raise BadInput(f"cannot read {out_path}: {error.strerror}") from None
         total = _count_lines(corpus)
         lines = read_lines(corpus)
+        found, pending = detect_question(lines)
+        question = found if question == "auto" else question
+        if question == "endgame":
+            _refuse_spring_options()
+        options = BatchOptions(engine, objective, strategy, text, source, timeout, question)
         runner = make_runner(workers, scheduler, local_cluster)
         try:
             with sigterm_as_interrupt():
@@ -94,21 +114,22 @@ def batch_command(
                     total,
                     not (quiet or as_json),
                     lambda advance: run_batch(
-                        lines, output, options, runner, done.ids, advance, out_path
+                        pending, output, options, runner, done.ids, advance, out_path
                     ),
                 )
         finally:
             runner.close()
-    report = summary.as_dict()
+    report = {"question": question, **summary.as_dict()}
     if as_json:
         click.echo(json.dumps(report), err=to_stdout)  # with -o -, stdout holds the results
     else:
         verdicts = (
             ", ".join(f"{count} {name}" for name, count in report["verdicts"].items()) or "none"
         )
+        things = "positions" if question == "endgame" else "deals"
         click.echo(
-            f"solved {report['solved']} deals ({verdicts}) in {report['seconds']} s, "
-            f"{report['deals_per_second']} deals/s; {report['errors']} error records; "
+            f"solved {report['solved']} {things} ({verdicts}) in {report['seconds']} s, "
+            f"{report['deals_per_second']} {things}/s; {report['errors']} error records; "
             f"{report['skipped_already_done']} already done"
             + (f"; {report['mismatches']} not as expected" if report["mismatches"] else "")
             + ("; interrupted (rerun to resume)" if summary.interrupted else ""),
@@ -127,6 +148,16 @@ def batch_command(
             summary.verdicts["unknown"] + done.unknowns,
         )
     )
+
+
+def _refuse_spring_options() -> None:
+    """--engine, --strategy and --objective are the spring question's: refused for positions."""
+    context = click.get_current_context()
+    for name in ("engine", "strategy", "objective"):
+        if context.get_parameter_source(name) is not click.core.ParameterSource.DEFAULT:
+            raise click.UsageError(
+                f"--{name} is for the spring question; the endgame question has one solver"
+            )
 
 
 def _batch_exit_code(errors: int, mismatches: int, unknowns: int) -> int:

@@ -116,7 +116,7 @@ def deal_from_dict(data: Any, extra: tuple[str, ...] = ()) -> Deal:
     unknown = sorted(set(data) - set(allowed))
     if unknown:
         raise DealFormatError(
-            f"a JSON deal may not have the key {unknown[0]!r} (it may have {', '.join(allowed)})"
+            f"a deal line may not carry the key {unknown[0]!r}; it may carry: {', '.join(allowed)}"
         )
     landlord = data.get("landlord")
     peasants = data.get("peasants")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from cpsolver.io.corpus import corpus_id, numbered, parse_line, read_entries
@@ -111,3 +112,24 @@ def is_position_line(line: str) -> bool:
     except InputError:
         return False
     return isinstance(data, dict) and "hands" in data
+
+
+def detect_question(
+    lines: Iterable[tuple[int, str | CpsolverError]],
+) -> tuple[str, Iterator[tuple[int, str | CpsolverError]]]:
+    """The question a corpus asks, from its first readable line, and all its lines again.
+
+    A line with ``"hands"`` is a position (``"endgame"``); anything else, and an
+    empty corpus, is ``"spring"``. Only the lines up to the first readable one are held.
+
+    >>> detect_question(iter([(1, '{"hands": ["3", "4"]}')]))[0]
+    'endgame'
+    """
+    seen: list[tuple[int, str | CpsolverError]] = []
+    rest = iter(lines)
+    for item in rest:
+        seen.append(item)
+        if isinstance(item[1], str) and item[1].strip():
+            question = "endgame" if is_position_line(item[1]) else "spring"
+            return question, chain(seen, rest)
+    return "spring", iter(seen)

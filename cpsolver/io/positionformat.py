@@ -46,6 +46,7 @@ _HAND_KEYS = {
     "peasant2": 2,
 }
 _JSON_KEYS = ("hands", "turn", "table")
+ENTRY_KEYS = ("id", "expected")  # what a corpus line carries besides the position
 
 
 class PositionFormatError(CpsolverError):
@@ -59,7 +60,8 @@ def parse_position(text: str, rules: RuleSet | None = None) -> Position:
             data = loads_json(text, "position")
         except InputError as error:  # the reading layer's limits: digits, depth
             raise PositionFormatError(str(error)) from None
-        return position_from_dict(data, rules)
+        # A corpus line is a position file too: its id and expected winner are allowed.
+        return position_from_dict(data, rules, ENTRY_KEYS)
     return _parse_text(text, rules)
 
 
@@ -77,8 +79,9 @@ def position_from_dict(
         raise PositionFormatError("a JSON position must be an object with 'hands'")
     unknown = sorted(set(data) - {*_JSON_KEYS, *extra})
     if unknown:
+        allowed = ", ".join((*_JSON_KEYS, *extra))
         raise PositionFormatError(
-            f"a JSON position has no key {unknown[0]!r} (keys: hands, turn, table)"
+            f"a position line may not carry the key {unknown[0]!r}; it may carry: {allowed}"
         )
     hands = data.get("hands")
     if not isinstance(hands, list) or not all(isinstance(h, str) for h in hands):

@@ -1,5 +1,8 @@
 """Batches: every deal of a JSON-lines corpus solved, streamed, resumable and in parallel.
 
+Either question: the spring question of each deal, or (``question="endgame"``)
+who wins each open-hand position with best play (:mod:`cpsolver.scale.endgame_batch`).
+
 Input is read line by line and handed out in small chunks, a bounded number
 at a time, so memory stays flat however long the corpus. Each result is one
 JSON line, appended and flushed as its chunk completes. Rerunning the same
@@ -29,6 +32,7 @@ from cpsolver.io.rulefiles import rules_from_toml
 from cpsolver.io.writing import OutputError, output_error, write_line
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.ruleset import RuleSet
+from cpsolver.scale.endgame_batch import is_endgame_mismatch, outcome, solve_position_line
 from cpsolver.scale.parallel import Runner, chunked
 from cpsolver.spring.cpsat.strategies import Strategy
 from cpsolver.spring.engines import solve_with
@@ -47,6 +51,7 @@ class BatchOptions:
     rules_toml: str = ""
     rules_source: str = "standard.toml"
     timeout: float | None = None
+    question: str = "spring"  # or "endgame": who wins each position (a deal: the landlord leads)
 
 
 @cache
@@ -68,11 +73,13 @@ def solve_line(number: int, line: str | CpsolverError, options: BatchOptions) ->
     """The result record of one corpus line; a line that is no deal gives an error record."""
     if isinstance(line, CpsolverError):  # unreadable: too long, not UTF-8
         return {"id": str(number), "line": number, "error": str(line)}
+    rules = _rules(options.rules_toml, options.rules_source)
+    if options.question == "endgame":
+        return solve_position_line(number, line, rules, options.timeout, line_id(line, number))
     try:
         entry = parse_corpus_line(line, number)
     except DealFormatError as error:
         return {"id": line_id(line, number), "line": number, "error": str(error)}
-    rules = _rules(options.rules_toml, options.rules_source)
     started = time.perf_counter()
     result = solve_with(
         options.engine, entry.deal, rules, options.timeout, options.strategy, options.objective
@@ -137,7 +144,7 @@ def _count_result(done: Done, raw: bytes, path: Path) -> None:
     except (InputError, KeyError, TypeError):
         return  # not one of ours; it stays, and the deal is solved again
     done.errors += "error" in record
-    done.unknowns += record.get("verdict") == "unknown"
+    done.unknowns += record.get("verdict") == "unknown" or record.get("status") == "unknown"
     done.mismatches += is_mismatch(record)
 
 
@@ -151,6 +158,8 @@ def _skip_rest_of_line(file: IO[bytes], cap: int) -> bool:
 
 def is_mismatch(record: dict[str, Any]) -> bool:
     """Whether a result contradicts its corpus line's ``expected`` verdict (unknown never does)."""
+    if "status" in record:  # the endgame question's record
+        return is_endgame_mismatch(record)
     expected, verdict = record.get("expected"), record.get("verdict")
     return expected is not None and verdict not in (None, "unknown") and verdict != expected
 
@@ -168,7 +177,7 @@ def peak_memory_mb() -> float | None:
 
 @dataclass
 class BatchSummary:
-    """Counts by verdict, errors, speed and the slowest deals of one run."""
+    """Counts by verdict (each side's wins, for the endgame question), errors, speed, the slowest."""
 
     verdicts: Counter[str] = field(default_factory=Counter)
     errors: int = 0
@@ -188,7 +197,7 @@ class BatchSummary:
         if "error" in record:
             self.errors += 1
             return
-        self.verdicts[record["verdict"]] += 1
+        self.verdicts[outcome(record)] += 1
         if is_mismatch(record):
             self.mismatches.append(record["id"])
         self.slowest = sorted([*self.slowest, (record["seconds"], record["id"])], reverse=True)[:5]

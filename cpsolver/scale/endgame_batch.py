@@ -1,0 +1,58 @@
+"""The endgame question in a batch: one result record per position (or deal) line.
+
+A position line is read as :mod:`cpsolver.io.positioncorpus` reads it (a
+deal line is the landlord to lead); the record says who wins with best play,
+the winning moves of the player to move, the solver's nodes and seconds, and
+whether it was ``solved`` or ran out of time (``unknown``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from cpsolver.endgame import solve
+from cpsolver.io.positioncorpus import PositionCorpusError, parse_position_line
+from cpsolver.rules.ruleset import RuleSet
+
+QUESTIONS = ("spring", "endgame")
+
+
+def solve_position_line(
+    number: int, line: str, rules: RuleSet, timeout: float | None, record_id: str
+) -> dict[str, Any]:
+    """The result record of one position line; a line that is no position gives an error record."""
+    try:
+        entry = parse_position_line(line, number, rules)
+    except PositionCorpusError as error:
+        return {"id": record_id, "line": number, "error": str(error)}
+    started = time.perf_counter()
+    result = solve(entry.position, rules, timeout)
+    record: dict[str, Any] = {
+        "id": entry.id,
+        "line": number,
+        "winner": result.winner,
+        "moves": [str(move) for move in result.moves],
+        "nodes": result.stats.get("nodes", 0),
+        "seconds": round(time.perf_counter() - started, 6),
+        "status": "unknown" if result.winner is None else "solved",
+    }
+    if entry.expected is not None:
+        record["expected"] = {"winner": entry.expected}
+    return record
+
+
+def is_endgame_mismatch(record: dict[str, Any]) -> bool:
+    """Whether an endgame record's winner contradicts its line's expected winner (unknown never does)."""
+    expected = record.get("expected")
+    if not isinstance(expected, dict) or record.get("winner") is None:
+        return False
+    return bool(expected.get("winner") != record["winner"])
+
+
+def outcome(record: dict[str, Any]) -> str:
+    """What a result record counts as in a summary: a verdict, a side's win, or ``unknown``."""
+    if "status" in record:
+        winner = record.get("winner")
+        return "unknown" if winner is None else f"side {winner} wins"
+    return str(record["verdict"])
