@@ -46,7 +46,14 @@ def test_three_players_mid_trick_from_stdin() -> None:
     text = (EXAMPLES / "position3.json").read_text()
     code, out, _ = run("endgame", "-", input=text)
     assert code == 1
-    assert out.startswith("the landlord wins: peasant 1 to move loses, whatever it plays")
+    table = json.loads(text)["table"]
+    first, second = out.splitlines()[:2]
+    assert (
+        first
+        == f"on the table: {table['cards']} by "
+        + ("landlord", "peasant 1", "peasant 2")[table["by"]]
+    )
+    assert second.startswith("the landlord wins: peasant 1 to move loses, whatever it plays")
 
 
 def test_a_deal_file_is_a_position() -> None:

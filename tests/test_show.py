@@ -205,3 +205,25 @@ def test_readme_pictures_are_what_the_code_draws() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for stem in ("deal", "plan", "explanation", "record"):
         assert f"docs/pictures/{stem}.svg" in readme
+
+
+def test_show_reads_the_landlord_position_text_that_endgame_reads(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+    import subprocess
+    import sys
+
+    text = "landlord: 33\npeasant1: 44\npeasant2: 5\nturn: 1\ntable: 3 by 0\n"
+    command = [sys.executable, "-m", "cpsolver"]
+    shown = subprocess.run(
+        [*command, "show", "-", "--json"], input=text, capture_output=True, text=True, check=False
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout)["position"] == {
+        "hands": ["33", "44", "5"],
+        "turn": 1,
+        "table": {"cards": "3", "by": 0},
+    }
+    solved = subprocess.run(
+        [*command, "endgame", "-"], input=text, capture_output=True, text=True, check=False
+    )
+    assert solved.stdout.splitlines()[0] == "on the table: 3 by landlord", solved.stdout

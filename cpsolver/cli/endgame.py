@@ -64,6 +64,12 @@ def report(result: EndgameResult) -> str:
     """The human report: the verdict, the winning moves, a line to the end, statistics."""
     position = result.position
     mover = hand_name(position, position.turn)
+    # Echo what the answer starts from: the play to beat, when the mover does not lead.
+    start = (
+        []
+        if position.table is None or position.by is None
+        else [f"on the table: {position.table} by {hand_name(position, position.by)}"]
+    )
     if result.winner is None:
         lines = ["unknown: the time limit was reached before a verdict"]
     elif result.mover_wins:
@@ -71,6 +77,7 @@ def report(result: EndgameResult) -> str:
         lines = [f"{side_wins(position, result.winner)}: {mover} to move wins with {moves}"]
     else:
         lines = [f"{side_wins(position, result.winner)}: {mover} to move loses, whatever it plays"]
+    lines = start + lines
     if result.line:
         lines.append("a line of best play:")
         width = max(len(hand_name(position, p)) for p, _ in result.line)

@@ -251,7 +251,9 @@ def draw(text: str, rules: RuleSet, solve: bool, source: str = "input") -> list[
     """Whatever ``text`` holds, drawn."""
     stripped = text.lstrip()
     if not stripped.startswith(("{", "[")):
-        if any(line.split(":")[0].strip().lower().startswith("hand") for line in text.splitlines()):
+        keys = {line.split("#", 1)[0].split(":")[0].strip().lower() for line in text.splitlines()}
+        # A turn or table line makes landlord:/peasant1: lines a position, as endgame reads them.
+        if any(key.startswith("hand") for key in keys) or keys & {"turn", "table"}:
             return [draw_position(parse_position(text, rules))]
         return [draw_deal(parse_deal(text), rules, solve)]
     documents = _read_documents(text, source)
