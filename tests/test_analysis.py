@@ -47,3 +47,38 @@ def test_a_record_that_is_neither_kind_is_one_error() -> None:
         analyse({"foo": 1})
     with pytest.raises(AnalysisError, match="a JSON object"):
         analyse([1, 2])
+
+
+def _run(args: list[str], stdin: str = "") -> tuple[int, str]:
+    from click.testing import CliRunner
+
+    from cpsolver.cli import cli
+
+    result = CliRunner().invoke(cli, ["analyse", *args], input=stdin)
+    return result.exit_code, result.output
+
+
+def test_the_command_exits_3_when_a_limit_leaves_positions_undecided() -> None:
+    import json
+
+    record = json.dumps(_games(1, 5)[0].record())
+    code, output = _run(["-", "--max-cards", "6", "--json"], record)
+    document = json.loads(output)
+    assert code == 3 and document["undecided"] > 0
+    assert {"id", "actions", "result"} <= set(document)
+
+
+@pytest.mark.parametrize(
+    ("stdin", "args"),
+    [
+        ('{"x": 1}', []),
+        ("not json", []),
+        ('{"format": "cpsolver-game", "version": 1}', []),
+        ('{"initHands": ["S3"]}', []),
+        ("", ["--timeout", "0"]),
+        ("", ["--max-cards", "1"]),
+    ],
+)
+def test_bad_input_is_exit_2(stdin: str, args: list[str]) -> None:
+    code, output = _run(["-", *args], stdin)
+    assert code == 2 and output.strip().count("\n") == 0, output
