@@ -26,6 +26,17 @@ def _draw(value: object, form: Form) -> str:
 
 notebook.set_drawer(_draw)
 
+
+def analyse(record: object, *args: object, **kwargs: object) -> object:
+    """A recorded hand annotated action by action: :func:`cpsolver.analysis.analyse`.
+
+    Loaded on the first call, so that ``import cpsolver`` stays light.
+    """
+    from cpsolver.analysis import analyse as annotate
+
+    return annotate(record, *args, **kwargs)  # type: ignore[arg-type]
+
+
 __all__ = [
     "Deal",
     "Hand",
@@ -33,6 +44,7 @@ __all__ = [
     "Play",
     "RuleSet",
     "__version__",
+    "analyse",
     "answers",
     "beats",
     "can_answer",

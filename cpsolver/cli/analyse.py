@@ -1,0 +1,110 @@
+"""Analyse: a recorded hand replayed with the open-hand solver's verdict after every action."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from cpsolver.cli.base import BadInput, cli
+from cpsolver.cli.evaluate import read_records
+from cpsolver.cli.options import common_options, positive_seconds
+from cpsolver.cli.show import picture_options, write_pictures
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.rules.errors import CpsolverError
+
+_SIDES = ("landlord", "peasants")
+
+
+def _word(side: int | None) -> str:
+    return "undecided" if side is None else _SIDES[side]
+
+
+@cli.command("analyse")
+@click.argument("record_file", metavar="RECORD")
+@click.option(
+    "--timeout",
+    type=float,
+    default=1.0,
+    show_default=True,
+    callback=positive_seconds,
+    help="Seconds for each position.",
+)
+@click.option(
+    "--total-timeout",
+    type=float,
+    default=None,
+    callback=positive_seconds,
+    help="Seconds for the whole hand (default: no limit but --timeout's).",
+)
+@click.option(
+    "--max-cards",
+    type=click.IntRange(min=2),
+    default=None,
+    help="Ask only positions with at most this many cards in all hands.",
+)
+@picture_options
+@common_options
+def analyse_command(
+    record_file: str,
+    timeout: float,
+    total_timeout: float | None,
+    max_cards: int | None,
+    svg_path: str | None,
+    html_path: str | None,
+    as_json: bool,
+    rules_name: str,
+) -> None:
+    """Who wins after every action of a recorded hand, and the blunders.
+
+    RECORD is cpsolver's game records ('play --record', 'simulate --record')
+    or rlcard-showdown replays, one JSON object or JSON lines, or - for stdin.
+    Exit 0 when every position was decided, 3 when a limit left some undecided,
+    2 for bad input.
+
+    \b
+    Example:
+      cpsolver analyse hands.jsonl --timeout 1 --json
+    """
+    from cpsolver.analysis import analyse
+
+    rules = load_rules(rules_name)
+    analyses = []
+    for number, record in enumerate(read_records(record_file), 1):
+        try:
+            analyses.append(
+                analyse(
+                    record,
+                    rules,
+                    timeout,
+                    total_timeout,
+                    max_cards,
+                    None if "format" in record else f"replay {number}",
+                )
+            )
+        except CpsolverError as error:
+            raise BadInput(f"record {number}: {error}") from None
+    for analysis in analyses:
+        if as_json:
+            click.echo(json.dumps(analysis.as_dict()))
+            continue
+        click.echo(f"{analysis.id}:")
+        for a in analysis.actions:
+            mark = f"  BLUNDER (better: {a.better})" if a.blunder else ""
+            click.echo(
+                f"{a.index:>4}  seat {a.seat} {_SIDES[a.side]:<8}  {a.action:<12}  "
+                f"{_word(a.winner_before)} -> {_word(a.winner_after)}{mark}"
+            )
+        click.echo(
+            f"result: {analysis.result['winner']} win, score {analysis.result['score']}; "
+            f"{len(analysis.blunders)} blunders, {analysis.undecided} positions undecided"
+        )
+    if svg_path or html_path:
+        from cpsolver.pictures.timeline import analysis_timeline
+
+        pictures = [analysis_timeline(a.as_dict()) for a in analyses if a.landlord is not None]
+        if pictures:
+            write_pictures(svg_path, html_path, f"{len(pictures)} analysed hands", pictures)
+    if any(a.undecided for a in analyses):
+        sys.exit(3)
