@@ -476,3 +476,11 @@ def test_deal_mid_trick_nan_is_one_line() -> None:
         and out == ""
         and err == ("Error: the mid-trick fraction must be between 0 and 1, not nan\n")
     )
+
+
+def test_batch_prints_the_slowest_ids_with_their_controls_escaped(tmp_path: Path) -> None:
+    corpus, out = tmp_path / "corpus.jsonl", tmp_path / "out.jsonl"
+    corpus.write_text(json.dumps({"id": EVIL, "landlord": "KK 2", "peasants": ["AA", "3"]}) + "\n")
+    code, stdout, err = invoke("batch", str(corpus), "-o", str(out), "--workers", "1", "--quiet")
+    assert code == 0, err
+    assert "\x1b" not in stdout + err and "slow: d1\\n\\x1b]0;owned\\x07" in stdout + err

@@ -15,7 +15,7 @@ import click
 
 from cpsolver.cli.base import BadInput, Interrupted, cli, sigterm_as_interrupt
 from cpsolver.cli.options import cluster_options, common_options, make_runner, timeout_option
-from cpsolver.cli.output import with_progress
+from cpsolver.cli.output import shown, with_progress
 from cpsolver.cli.spring import engine_options
 from cpsolver.io.positioncorpus import detect_question
 from cpsolver.io.reading import read_lines
@@ -136,7 +136,7 @@ def batch_command(
             err=to_stdout,
         )
         for slow in report["slowest"]:
-            click.echo(f"  slow: {slow['id']} {slow['seconds']:.3f} s", err=to_stdout)
+            click.echo(shown(f"  slow: {slow['id']} {slow['seconds']:.3f} s"), err=to_stdout)
         for deal_id in report["mismatched_ids"]:
             click.echo(f"  not as expected: {deal_id}", err=to_stdout)
     if summary.interrupted:
