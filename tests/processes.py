@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -41,6 +42,18 @@ def start(*args: str, **popen: Any) -> subprocess.Popen[str]:
 def start_batch(source: Path, out: Path, *options: str) -> subprocess.Popen[str]:
     """A quiet ``batch SOURCE -o OUT --json`` under way."""
     return start("batch", str(source), "-o", str(out), "--quiet", "--json", *options)
+
+
+def killed_partway(out: Path, lines: int, *args: str) -> int:
+    """Run ``cpsolver ARGS`` until ``out`` holds ``lines`` lines, then SIGKILL its whole group.
+
+    Returns the lines ``out`` holds after the kill (a torn last one not counted).
+    """
+    process = start(*args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_for(lambda: lines_in(out) >= lines, 120)
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    return lines_in(out)
 
 
 def wait_for(condition: Callable[[], bool], seconds: float) -> bool:

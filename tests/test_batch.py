@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
 import tracemalloc
 from pathlib import Path
 
 import pytest
-from processes import corpus, lines_in, start, wait_for
+from processes import corpus, killed_partway
 
 from cpsolver.io.dealformat import deal_as_dict
 from cpsolver.io.dealgen import generate
@@ -69,12 +67,7 @@ def test_killed_with_sigkill_then_resumed_every_id_exactly_once(
     source = tmp_path / "in.jsonl"
     ids = corpus(source, 3000, seed=2)
     out = tmp_path / "out.jsonl"
-    command = ["batch", str(source), "-o", str(out), *runner, "--quiet"]
-    process = start(*command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_for(lambda: lines_in(out) >= 300, 120)
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
-    written = out.read_text().count("\n")
+    written = killed_partway(out, 300, "batch", str(source), "-o", str(out), *runner, "--quiet")
     assert 300 <= written < 3000, "the kill must land part-way"
     resumed = batch(str(source), "-o", str(out), *runner, "--json")
     assert resumed.returncode == 0, resumed.stderr

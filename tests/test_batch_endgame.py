@@ -4,14 +4,12 @@ resumable after SIGKILL, on the pool and on Dask, with its bad inputs refused in
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from processes import lines_in, start, wait_for
+from processes import killed_partway
 
 from cpsolver.endgame import solve
 from cpsolver.io.dealformat import deal_as_dict
@@ -169,12 +167,7 @@ def test_killed_with_sigkill_then_resumed_every_position_exactly_once(
     entries = [*generate("position2", 3000, 8)]
     source.write_text("".join(json.dumps(position_entry_as_dict(e)) + "\n" for e in entries))
     out = tmp_path / "out.jsonl"
-    command = ["batch", str(source), "-o", str(out), *runner, "--quiet"]
-    process = start(*command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_for(lambda: lines_in(out) >= 200, 120)
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
-    written = out.read_text().count("\n")
+    written = killed_partway(out, 200, "batch", str(source), "-o", str(out), *runner, "--quiet")
     assert 200 <= written < 3000, "the kill must land part-way"
     resumed = cpsolver("batch", str(source), "-o", str(out), *runner, "--json", "--quiet")
     assert resumed.returncode == 0, resumed.stderr
