@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Iterator
-from itertools import chain
 
 import click
 
@@ -18,14 +17,14 @@ from cpsolver.cli.base import sigterm_as_interrupt
 from cpsolver.cli.options import make_runner
 from cpsolver.cli.output import finish_crosscheck, with_progress, write_reproducers
 from cpsolver.crosscheck.endgame import EndgameSummary, crosscheck_positions
-from cpsolver.crosscheck.solvers import QUESTION, CommandEndgameSolver, EndgameSolver, OurSolver
+from cpsolver.crosscheck.solvers import CommandEndgameSolver, EndgameSolver, OurSolver
 from cpsolver.io.positioncorpus import (
     PositionCorpusError,
     PositionEntry,
-    is_position_line,
     position_entry_as_dict,
     read_position_corpus_lines,
 )
+from cpsolver.io.positioncorpus import detect_question as detect_corpus_question
 from cpsolver.io.positionformat import position_as_dict, position_as_text
 from cpsolver.io.positiongen import POSITION_KINDS, generate, parse_position_sizes, players_of
 from cpsolver.io.writing import open_output
@@ -50,20 +49,13 @@ def write_positions(
 
 
 def detect_question(lines: Numbered | None) -> tuple[str, Numbered | None]:
-    """The question a corpus asks, from its first readable line, and all its lines again.
+    """The question a corpus asks (:func:`cpsolver.io.positioncorpus.detect_question`).
 
-    A line with ``"hands"`` is a position (the endgame question); anything
-    else, and no corpus at all, is the spring question.
+    No corpus at all (a generated one) is the spring question.
     """
     if lines is None:
         return "spring", None
-    seen = []
-    for item in lines:
-        seen.append(item)
-        if isinstance(item[1], str):
-            question = QUESTION if is_position_line(item[1]) else "spring"
-            return question, chain(seen, lines)
-    return "spring", chain(seen, lines)
+    return detect_corpus_question(lines)
 
 
 def run_endgame_crosscheck(
