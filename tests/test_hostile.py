@@ -389,6 +389,36 @@ def test_odds_refuses_more_samples_than_it_could_draw() -> None:
     assert code == 2 and err.count("\n") == 1 and "--samples" in err
 
 
+@pytest.mark.parametrize("command", ["solve", "endgame", "batch"])
+def test_every_question_has_a_default_time_limit_and_none_lifts_it(command: str) -> None:
+    """endgame ran a full deal for as long as it liked; now 300 s unless --timeout none says so."""
+    from cpsolver.cli.options import QUESTION_TIMEOUT
+
+    context = cli.make_context("cpsolver", [command, "--help"], resilient_parsing=True)
+    found = cli.get_command(context, command)
+    assert found is not None
+    option = next(p for p in found.params if p.name == "timeout")
+    assert option.default == QUESTION_TIMEOUT
+    assert option.type.convert("none", None, None) is None
+
+
+def test_endgame_under_a_small_memory_cap_evicts_and_says_so(tmp_path: Path) -> None:
+    """A full deal grew to 728 MB in 210 s; under --memory the table evicts, and the run ends well."""
+    deal = tmp_path / "deal.json"
+    deal.write_text(deal_as_text(next(iter(generate("full", 1, seed=7))).deal))
+    done = subprocess.run(
+        [sys.executable, "-m", "cpsolver", "endgame", str(deal), "--json"]
+        + ["--timeout", "6", "--memory", "48"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode in (0, 1, 3), done.stderr
+    stats = json.loads(done.stdout)["stats"]
+    assert stats["evictions"] > 0 and stats["evicted"] > 0
+    assert stats.get("stopped", "time") == "time"
+
+
 def test_evaluate_workers_are_capped_at_the_cores() -> None:
     code, _, err = invoke(
         "evaluate", "--landlord", "random", "--peasants", "random", "--games", "2",

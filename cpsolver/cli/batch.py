@@ -14,7 +14,15 @@ from typing import IO
 import click
 
 from cpsolver.cli.base import BadInput, Interrupted, cli, sigterm_as_interrupt
-from cpsolver.cli.options import cluster_options, common_options, make_runner, timeout_option
+from cpsolver.cli.options import (
+    QUESTION_TIMEOUT,
+    cluster_options,
+    common_options,
+    make_runner,
+    memory_bytes,
+    memory_option,
+    timeout_option,
+)
 from cpsolver.cli.output import shown, with_progress
 from cpsolver.cli.spring import engine_options
 from cpsolver.io.positioncorpus import detect_question
@@ -44,7 +52,11 @@ from cpsolver.spring import cpsat
     'best play (a deal: the landlord leads). auto: endgame if the first line has "hands".',
 )
 @engine_options
-@timeout_option("A deal past this is recorded as unknown; the batch goes on.")
+@timeout_option(
+    "A deal or position past this is recorded as unknown; the batch goes on.",
+    default=QUESTION_TIMEOUT,
+)
+@memory_option
 @cluster_options(default_workers=os.cpu_count() or 1)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @common_options
@@ -56,6 +68,7 @@ def batch_command(
     strategy: cpsat.Strategy,
     objective: str,
     timeout: float | None,
+    memory_mib: float | None,
     workers: int,
     scheduler: str | None,
     local_cluster: int | None,
@@ -106,7 +119,9 @@ def batch_command(
         question = found if question == "auto" else question
         if question == "endgame":
             _refuse_spring_options()
-        options = BatchOptions(engine, objective, strategy, text, source, timeout, question)
+        options = BatchOptions(
+            engine, objective, strategy, text, source, timeout, question, memory_bytes(memory_mib)
+        )
         runner = make_runner(workers, scheduler, local_cluster)
         try:
             with sigterm_as_interrupt():

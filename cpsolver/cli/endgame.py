@@ -8,7 +8,13 @@ import click
 
 from cpsolver.cli.base import cli
 from cpsolver.cli.inputs import read_cards, read_source
-from cpsolver.cli.options import common_options, timeout_option
+from cpsolver.cli.options import (
+    QUESTION_TIMEOUT,
+    common_options,
+    memory_bytes,
+    memory_option,
+    timeout_option,
+)
 from cpsolver.cli.output import emit_json, write_json
 from cpsolver.endgame import EndgameResult, Position, solve
 from cpsolver.endgame.proof import build_strategy_proof
@@ -71,7 +77,12 @@ def report(result: EndgameResult) -> str:
         else [f"on the table: {position.table} by {hand_name(position, position.by)}"]
     )
     if result.winner is None:
-        lines = ["unknown: the time limit was reached before a verdict"]
+        reason = (
+            "the memory cap could not be kept"
+            if result.stats.get("stopped") == "memory"
+            else "the time limit was reached"
+        )
+        lines = [f"unknown: {reason} before a verdict"]
     elif result.mover_wins:
         moves = ", ".join(str(m) for m in result.moves)
         lines = [f"{side_wins(position, result.winner)}: {mover} to move wins with {moves}"]
@@ -85,6 +96,8 @@ def report(result: EndgameResult) -> str:
             lines.append(f"{number:>4}. {hand_name(position, player):<{width}}  {move}")
     stats = result.stats
     extra = f", {stats['strategy_nodes']} strategy nodes" if "strategy_nodes" in stats else ""
+    if stats.get("evictions"):
+        extra += f", {stats['evicted']} entries evicted at the memory cap"
     lines.append(
         f"({stats['nodes']} nodes, {stats['table']} table entries{extra}, {stats['seconds']:.3f} s)"
     )
@@ -112,7 +125,8 @@ def report(result: EndgameResult) -> str:
     type=click.Path(dir_okay=False),
     help="Write the winning side's strategy here, as a proof for 'cpsolver verify'.",
 )
-@timeout_option("Give up with 'unknown' (exit 3) after this long.")
+@timeout_option("Give up with 'unknown' (exit 3) after this long.", default=QUESTION_TIMEOUT)
+@memory_option
 @common_options
 def endgame_command(
     position_file: str | None,
@@ -123,6 +137,7 @@ def endgame_command(
     all_moves: bool,
     proof_path: str | None,
     timeout: float | None,
+    memory_mib: float | None,
     as_json: bool,
     rules_name: str,
 ) -> None:
@@ -134,7 +149,7 @@ def endgame_command(
     'table: CARDS by N'. Two hands are an endgame puzzle; three are the
     landlord and the two peasants, who win together. Side 0 is hand 0's.
     Exit 0 when the side to move wins, 1 when it loses, 2 for bad input,
-    3 when the time limit ran out.
+    3 when the time limit ran out (by default 300 s; --timeout none lifts it).
 
     \b
     Examples:
@@ -144,7 +159,7 @@ def endgame_command(
     """
     rules = load_rules(rules_name)
     position = read_position(position_file, hands, turn, table, by, rules)
-    result = solve(position, rules, timeout, all_moves)
+    result = solve(position, rules, timeout, all_moves, memory_bytes(memory_mib))
     if proof_path is not None:
         if result.winner is None:
             click.echo("no proof written: the verdict is unknown", err=True)

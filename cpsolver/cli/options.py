@@ -11,8 +11,14 @@ from typing import Any
 import click
 
 from cpsolver.cli.base import BadInput, F
+from cpsolver.endgame.budget import DEFAULT_MEMORY
 from cpsolver.io.dealgen import parse_sizes
 from cpsolver.scale.parallel import Runner, runner_for
+
+# Seconds a question (a spring, an open-hand position, one line of a batch)
+# may take by default: a full deal's open-hand search can take hours, most
+# questions take well under a second. ``--timeout none`` lifts it.
+QUESTION_TIMEOUT = 300.0
 
 
 def rules_option(command: F) -> F:
@@ -48,8 +54,52 @@ def positive_seconds(
     return value
 
 
+class Limit(click.ParamType):  # type: ignore[type-arg]  # not generic in every click allowed
+    """A positive, finite number (of seconds, of MiB), or ``none`` for no limit at all."""
+
+    name = "limit"
+
+    def __init__(self, unit: str) -> None:
+        self.unit = unit
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if value is None or isinstance(value, (int, float)):
+            return value
+        if str(value).strip().lower() == "none":
+            return None
+        try:
+            number = float(value)
+        except ValueError:
+            self.fail(f"{value!r} is not a number of {self.unit} (nor 'none')", param, ctx)
+        if not (math.isfinite(number) and number > 0):
+            self.fail(f"{number} is not a positive number of {self.unit} (nor 'none')", param, ctx)
+        return number
+
+
+def memory_option(command: F) -> F:
+    """``--memory MIB``: the cap on the open-hand search's resident memory (``none``: no cap)."""
+    return click.option(
+        "--memory",
+        "memory_mib",
+        type=Limit("MiB"),
+        default=DEFAULT_MEMORY // (1024 * 1024),
+        show_default=True,
+        metavar="MIB|none",
+        help="Keep the search's memory near this many MiB: past it the table evicts "
+        "(slower, still exact).",
+    )(command)
+
+
+def memory_bytes(memory_mib: float | None) -> int | None:
+    """The ``--memory`` option in bytes, as the solver takes it."""
+    return None if memory_mib is None else int(memory_mib * 1024 * 1024)
+
+
 def timeout_option(help: str, default: float | None = None) -> Callable[[F], F]:
-    """``--timeout SECONDS``, the one name for a time limit, with ``--time-limit`` as a hidden alias."""
+    """``--timeout SECONDS``, the one name for a time limit, with ``--time-limit`` as a hidden alias.
+
+    With a ``default``, ``--timeout none`` lifts the limit.
+    """
 
     def decorate(command: F) -> F:
         @functools.wraps(command)
@@ -69,11 +119,11 @@ def timeout_option(help: str, default: float | None = None) -> Callable[[F], F]:
         )(merged)
         return click.option(
             "--timeout",
-            type=float,
+            type=Limit("seconds") if default is not None else float,
             callback=positive_seconds,
             default=default,
             show_default=default is not None,
-            metavar="SECONDS",
+            metavar="SECONDS|none" if default is not None else "SECONDS",
             help=help,
         )(with_alias)  # type: ignore[return-value]
 

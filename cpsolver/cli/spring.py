@@ -10,7 +10,13 @@ import click
 
 from cpsolver.cli.base import BadInput, F, cli
 from cpsolver.cli.inputs import read_deal, read_deal_document, read_source
-from cpsolver.cli.options import common_options, deal_options, rules_option, timeout_option
+from cpsolver.cli.options import (
+    QUESTION_TIMEOUT,
+    common_options,
+    deal_options,
+    rules_option,
+    timeout_option,
+)
 from cpsolver.cli.output import emit_json, play_line, plays_phrase, shown, write_json
 from cpsolver.cli.show import (
     draw_deal,
@@ -102,7 +108,7 @@ def engine_options(command: F) -> F:
     is_flag=True,
     help="Print the first spring plan found, not one with the fewest plays (a little faster).",
 )
-@timeout_option("Give up with 'unknown' (exit 3) after this long.")
+@timeout_option("Give up with 'unknown' (exit 3) after this long.", default=QUESTION_TIMEOUT)
 @click.option(
     "--proof",
     "proof_path",

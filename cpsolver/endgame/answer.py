@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cpsolver.endgame import solver
+from cpsolver.endgame.budget import DEFAULT_MEMORY, MemoryBudget, OutOfMemory
 from cpsolver.endgame.solver import OutOfTime, Search, State, state_of
 from cpsolver.endgame.strategy import Strategy
+from cpsolver.io.memory import peak_memory_mb
 from cpsolver.rules.plays import Play
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet
@@ -68,22 +70,30 @@ def solve(
     rules: RuleSet | None = None,
     time_limit: float | None = None,
     all_moves: bool = False,
+    memory: int | MemoryBudget | None = DEFAULT_MEMORY,
 ) -> EndgameResult:
     """Solve ``position`` exactly: who wins with best play by both sides.
 
     With ``all_moves``, every winning move of the player to move is found,
     each by solving the position it leads to. Same position, same answer.
+    ``memory`` caps the process's resident bytes during the search (None: no
+    cap; or a :class:`MemoryBudget` of one's own): at the cap the table evicts its oldest entries, which costs time,
+    never exactness; ``stats`` counts the evictions. The verdict is None when
+    ``time_limit`` runs out, or when eviction cannot keep the search under
+    the cap (``stats["stopped"]`` says which).
     """
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
-    search = Search(position.players, rules, deadline)
+    budget = memory if isinstance(memory, MemoryBudget) else MemoryBudget(memory)
+    search = Search(position.players, rules, deadline, budget)
     root = state_of(search, position)
     mover = position.side_of(position.turn)
     try:
         mover_wins = search.wins(*root)
         moves = _winning_moves(search, root, all_moves) if mover_wins else []
-    except OutOfTime:
+    except (OutOfTime, OutOfMemory) as stop:
         stats = _stats(search, started)
+        stats["stopped"] = "time" if isinstance(stop, OutOfTime) else "memory"
         return EndgameResult(position, None, stats=stats)
     solved = time.perf_counter()
     strategy = Strategy(search, root)
@@ -119,6 +129,9 @@ def _stats(search: Search, started: float) -> dict[str, Any]:
     return {
         "nodes": search.nodes,
         "table": len(search.table),
+        "evictions": search.memory.evictions,
+        "evicted": search.memory.evicted,
+        "peak_memory_mb": peak_memory_mb(),
         "seconds": round(time.perf_counter() - started, 6),
     }
 

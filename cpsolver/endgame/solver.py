@@ -24,8 +24,10 @@ What makes it fast:
 
 from __future__ import annotations
 
+import itertools
 import time
 
+from cpsolver.endgame.budget import MemoryBudget
 from cpsolver.rules.cards import RANK_COUNT, Hand
 from cpsolver.rules.movegen import MoveGenerator, generator
 from cpsolver.rules.plays import Kind, Play
@@ -73,11 +75,17 @@ class Search:
     """
 
     def __init__(
-        self, players: int, rules: RuleSet | None = None, deadline: float | None = None
+        self,
+        players: int,
+        rules: RuleSet | None = None,
+        deadline: float | None = None,
+        memory: MemoryBudget | None = None,
     ) -> None:
         self.players = players
         self.moves: MoveGenerator = generator(rules)
         self.deadline = deadline
+        self.memory = MemoryBudget(None) if memory is None else memory
+        self._clock_reads = 0
         self.nodes = 0
         self.side = [0] + [1] * (players - 1)
         self.table: dict[State, Entry] = {}
@@ -391,6 +399,34 @@ class Search:
     def _check_clock(self) -> None:
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise OutOfTime
+        self._clock_reads += 1
+        if self._clock_reads % self.memory.every == 0 and self.memory.must_shrink(len(self.table)):
+            self._evict()
+
+    def _evict(self) -> None:
+        """Cut the table to the budget's keep, oldest entries first, and empty the caches.
+
+        Every cache here is recomputed on demand, so emptying them is sound;
+        only the numbering of plays and of answer sets stays, because the
+        table's keys are written in it.
+        """
+        table = self.table
+        dropped = max(0, len(table) - self.memory.keep())
+        for key in list(itertools.islice(table, dropped)):
+            del table[key]
+        for cache in (
+            self._plays,
+            self._answers,
+            self._answerable,
+            self._runs_out,
+            self._fewest,
+            self._lead_order,
+            self._answer_order,
+            self._wholes,
+            self._class_of,
+        ):
+            cache.clear()
+        self.memory.record(dropped)
 
 
 def _holds_all(packed_play: int, hand: int, uncovered: int) -> bool:

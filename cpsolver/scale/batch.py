@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import stat
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -25,8 +24,10 @@ from functools import cache
 from pathlib import Path
 from typing import IO, Any
 
+from cpsolver.endgame.budget import DEFAULT_MEMORY
 from cpsolver.io.corpus import corpus_id
 from cpsolver.io.dealformat import DealFormatError, parse_corpus_line
+from cpsolver.io.memory import peak_memory_mb
 from cpsolver.io.reading import InputError, limit, loads_json
 from cpsolver.io.rulefiles import rules_from_toml
 from cpsolver.io.writing import OutputError, output_error, write_line
@@ -52,6 +53,7 @@ class BatchOptions:
     rules_source: str = "standard.toml"
     timeout: float | None = None
     question: str = "spring"  # or "endgame": who wins each position (a deal: the landlord leads)
+    memory: int | None = DEFAULT_MEMORY  # bytes, the endgame search's cap in each worker
 
 
 @cache
@@ -75,7 +77,9 @@ def solve_line(number: int, line: str | CpsolverError, options: BatchOptions) ->
         return {"id": str(number), "line": number, "error": str(line)}
     rules = _rules(options.rules_toml, options.rules_source)
     if options.question == "endgame":
-        return solve_position_line(number, line, rules, options.timeout, line_id(line, number))
+        return solve_position_line(
+            number, line, rules, options.timeout, line_id(line, number), options.memory
+        )
     try:
         entry = parse_corpus_line(line, number)
     except DealFormatError as error:
@@ -162,17 +166,6 @@ def is_mismatch(record: dict[str, Any]) -> bool:
         return is_endgame_mismatch(record)
     expected, verdict = record.get("expected"), record.get("verdict")
     return expected is not None and verdict not in (None, "unknown") and verdict != expected
-
-
-def peak_memory_mb() -> float | None:
-    """This process's peak resident memory in MB, or None where the OS does not say (Windows)."""
-    try:
-        import resource  # POSIX only
-    except ImportError:
-        return None
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    # ru_maxrss is in bytes on macOS and in kilobytes on Linux and the BSDs.
-    return round(peak / (1024 * 1024 if sys.platform == "darwin" else 1024), 1)
 
 
 @dataclass

@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 from cpsolver.endgame import solve
+from cpsolver.endgame.budget import DEFAULT_MEMORY
 from cpsolver.io.positioncorpus import PositionCorpusError, parse_position_line
 from cpsolver.rules.ruleset import RuleSet
 
@@ -19,7 +20,12 @@ QUESTIONS = ("spring", "endgame")
 
 
 def solve_position_line(
-    number: int, line: str, rules: RuleSet, timeout: float | None, record_id: str
+    number: int,
+    line: str,
+    rules: RuleSet,
+    timeout: float | None,
+    record_id: str,
+    memory: int | None = DEFAULT_MEMORY,
 ) -> dict[str, Any]:
     """The result record of one position line; a line that is no position gives an error record."""
     try:
@@ -27,7 +33,7 @@ def solve_position_line(
     except PositionCorpusError as error:
         return {"id": record_id, "line": number, "error": str(error)}
     started = time.perf_counter()
-    result = solve(entry.position, rules, timeout)
+    result = solve(entry.position, rules, timeout, memory=memory)
     record: dict[str, Any] = {
         "id": entry.id,
         "line": number,
@@ -37,6 +43,8 @@ def solve_position_line(
         "seconds": round(time.perf_counter() - started, 6),
         "status": "unknown" if result.winner is None else "solved",
     }
+    if result.stats.get("evictions"):
+        record["evicted"] = result.stats["evicted"]
     if entry.expected is not None:
         record["expected"] = {"winner": entry.expected}
     return record

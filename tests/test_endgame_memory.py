@@ -1,0 +1,89 @@
+"""The open-hand search under a memory cap: it evicts, stays exact, and says so.
+
+The resident size is faked (always just over the cap, or far over it), so
+the tests decide every eviction themselves, whatever else the process holds.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+
+import pytest
+
+from cpsolver.endgame import solve
+from cpsolver.endgame.budget import MemoryBudget
+from cpsolver.endgame.proof import build_strategy_proof
+from cpsolver.io.positiongen import random_position
+from cpsolver.rules.position import Position
+from cpsolver.rules.ruleset import standard_rules
+from cpsolver.verify.strategy import check_strategy
+
+CAP = 100 * 1024 * 1024
+
+
+def _just_over() -> MemoryBudget:
+    """A budget whose process is always a byte over the cap: it evicts each time the table refills."""
+    return MemoryBudget(CAP, resident=lambda: CAP + 1, every=1, fewest=40)
+
+
+def _positions(count: int) -> list[Position]:
+    """Two- and three-player positions of a few thousand nodes, some mid-trick."""
+    rng = random.Random(2812)
+    three, two = ((5, 7), (5, 7), (4, 6)), ((6, 9), (6, 9))
+    return [random_position(rng, three if k % 2 else two, 0.3) for k in range(count)]
+
+
+@pytest.mark.parametrize("position", _positions(16), ids=str)
+def test_under_eviction_the_same_winner_the_same_moves_and_a_proof_that_verifies(
+    position: Position,
+) -> None:
+    rules = standard_rules()
+    free = solve(position, rules, all_moves=True, memory=None)
+    capped = solve(position, rules, all_moves=True, memory=_just_over())
+    assert capped.winner == free.winner
+    assert sorted(map(str, capped.moves)) == sorted(map(str, free.moves))
+    document = json.loads(json.dumps(build_strategy_proof(capped, rules)))
+    assert check_strategy(document, position, rules) is None
+    assert free.stats["evictions"] == 0
+
+
+def test_eviction_happens_and_is_counted() -> None:
+    """Over the generated positions, the capped searches did evict (else the test above tests nothing)."""
+    evictions = [
+        solve(position, memory=_just_over()).stats["evictions"] for position in _positions(16)
+    ]
+    assert sum(1 for count in evictions if count) >= 12
+
+
+def test_a_cap_that_eviction_cannot_keep_gives_unknown_for_memory() -> None:
+    """Memory that grows whatever the table holds: stop with 'unknown', never thrash or die."""
+    reads = itertools.count(8)
+    growing = MemoryBudget(CAP, resident=lambda: next(reads) * CAP // 8, every=1, fewest=40)
+    result = solve(_positions(2)[1], memory=growing)
+    assert result.winner is None and result.stats["stopped"] == "memory"
+
+
+def test_memory_over_the_cap_but_not_growing_only_evicts() -> None:
+    """Freed memory stays with the process: a flat resident size over the cap is no reason to stop."""
+    flat = MemoryBudget(CAP, resident=lambda: 4 * CAP, every=1, fewest=40)
+    position = _positions(2)[1]
+    result = solve(position, memory=flat)
+    assert result.winner == solve(position, memory=None).winner
+    assert result.stats["evictions"] > 0
+
+
+def test_no_resident_size_means_a_budget_in_entries() -> None:
+    """Where the OS does not say, the cap becomes a count of entries, and is kept."""
+    budget = MemoryBudget(400 * 100, resident=lambda: None, every=1, fewest=40)
+    position = _positions(4)[3]
+    result = solve(position, memory=budget)
+    assert result.winner == solve(position, memory=None).winner
+    assert budget.entries == 100
+
+
+def test_the_default_cap_holds_on_a_small_position() -> None:
+    """With the real gauge and the default cap, a small position never reaches the cap."""
+    result = solve(Position.parse(["KK 3", "QQ 4"]))
+    assert result.stats["evictions"] == 0 and result.stats["peak_memory_mb"] > 0
