@@ -514,3 +514,64 @@ def test_batch_prints_the_slowest_ids_with_their_controls_escaped(tmp_path: Path
     code, stdout, err = invoke("batch", str(corpus), "-o", str(out), "--workers", "1", "--quiet")
     assert code == 0, err
     assert "\x1b" not in stdout + err and "slow: d1\\n\\x1b]0;owned\\x07" in stdout + err
+
+
+# 8. batch misread its output: the corpus as OUT, and ids "5", 5 and line 5 taken for one.
+
+
+def test_batch_refuses_its_corpus_as_its_output(tmp_path: Path) -> None:
+    """`batch c.jsonl -o c.jsonl` said '50 already done' and solved nothing; a hard link or stdin too."""
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text("".join(json.dumps({"id": e.id, **_deal(e)}) + "\n" for e in _deals(3)))
+    before = corpus.read_text()
+    os.link(corpus, tmp_path / "link.jsonl")
+    for out, stdin in ((corpus, None), (tmp_path / "link.jsonl", None), (corpus, corpus)):
+        args = ["batch", "-" if stdin else str(corpus), "-o", str(out), "--workers", "1"]
+        with open(stdin or os.devnull) as source:
+            done = subprocess.run(
+                [sys.executable, "-m", "cpsolver", *args],
+                stdin=source,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+        assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+        assert "is the corpus itself" in done.stderr
+    assert corpus.read_text() == before
+
+
+def test_ids_that_read_alike_are_three_ids_and_a_resume_skips_only_the_one_done(
+    tmp_path: Path,
+) -> None:
+    """A result for id "5" made the resume skip id 5 and the id-less line 5, never solved."""
+    deals = [_deal(e) for e in _deals(5)]
+    lines = [
+        {"id": "5", **deals[0]},
+        {"id": 5, **deals[1]},
+        {"id": "a", **deals[2]},
+        {"id": "b", **deals[3]},
+        deals[4],  # no id: known by its line number, 5
+    ]
+    first, whole, out = tmp_path / "first.jsonl", tmp_path / "whole.jsonl", tmp_path / "out.jsonl"
+    first.write_text(json.dumps(lines[0]) + "\n")
+    whole.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    code, _, err = invoke("batch", str(first), "-o", str(out), "--workers", "1", "--quiet")
+    assert code == 0, err
+    code, stdout, err = invoke(
+        "batch", str(whole), "-o", str(out), "--workers", "1", "--quiet", "--json"
+    )
+    assert code == 0, err
+    assert json.loads(stdout)["skipped_already_done"] == 1
+    got = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [(r["id"], r["line"]) for r in got] == [("5", 1), (5, 2), ("a", 3), ("b", 4), ("5", 5)]
+    code, stdout, _ = invoke("batch", str(whole), "-o", str(out), "--workers", "1", "--json")
+    assert json.loads(stdout)["skipped_already_done"] == 5 and len(out.read_text().splitlines()) == 5
+
+
+def _deals(count: int) -> list[Any]:
+    return list(generate("full", count, seed=28))
+
+
+def _deal(entry: Any) -> dict[str, Any]:
+    hands = entry.deal.hands
+    return {"landlord": str(hands[0]), "peasants": [str(hands[1]), str(hands[2])]}

@@ -227,3 +227,37 @@ def test_show_reads_the_landlord_position_text_that_endgame_reads(tmp_path) -> N
         [*command, "endgame", "-"], input=text, capture_output=True, text=True, check=False
     )
     assert solved.stdout.splitlines()[0] == "on the table: 3 by landlord", solved.stdout
+
+
+def _forged(kind: str, tmp_path: Path) -> Path:
+    """A proof, certificate or strategy with one thing changed that the checker must reject."""
+    path = tmp_path / f"{kind}.json"
+    if kind == "strategy":
+        run("endgame", str(EXAMPLES / "endgame.txt"), "--proof", str(path))
+        document = json.loads(path.read_text())
+        document["winner"] = 1 - document["winner"]
+    else:
+        deal = "spring.txt" if kind == "proof" else "no_spring.txt"
+        run("solve", str(EXAMPLES / deal), "--proof", str(path))
+        document = json.loads(path.read_text())
+        if kind == "proof":
+            document["plan"][0]["cards"] = "3"  # a single any peasant beats
+        else:
+            document["blocking"] = "3"
+    path.write_text(json.dumps(document))
+    code, out = run("verify", str(path))
+    assert code == 1 and out.startswith("invalid:"), "the forgery must be one verify rejects"
+    return path
+
+
+@pytest.mark.parametrize("kind", ["proof", "certificate", "strategy"])
+@pytest.mark.parametrize("form", ["text", "--json", "--svg", "--html"])
+def test_show_draws_no_document_the_checker_rejects(kind: str, form: str, tmp_path: Path) -> None:
+    """show drew forged proofs titled as checked, exit 0; now it says invalid, exit 1, writes nothing."""
+    forged = _forged(kind, tmp_path)
+    picture = tmp_path / "picture"
+    extra = {"text": [], "--json": ["--json"]}.get(form, [form, str(picture)])
+    result = CliRunner().invoke(cli, ["show", str(forged), *extra])
+    assert result.exit_code == 1
+    assert result.stdout == "" and result.stderr.startswith("invalid: ")
+    assert result.stderr.count("\n") == 1 and not picture.exists()

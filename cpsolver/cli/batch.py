@@ -108,6 +108,11 @@ def batch_command(
         raise BadInput(
             f"{out_path}: the output must be a file (it is appended to, and read to resume)"
         )
+    if not to_stdout and _same_file(corpus, path):
+        raise BadInput(
+            f"{out_path} is the corpus itself: its lines would be read as results already "
+            "done; give another -o"
+        )
     with _stdout() if to_stdout else lock_output(path) as output:
         try:
             done = Done() if to_stdout else done_ids(path)
@@ -184,6 +189,16 @@ def _batch_exit_code(errors: int, mismatches: int, unknowns: int) -> int:
 def _stdout() -> Iterator[IO[str]]:
     """stdout as a batch's output (``-o -``), left open when the batch is done."""
     yield sys.stdout
+
+
+def _same_file(corpus: str, output: Path) -> bool:
+    """Whether the corpus (a path, or - for stdin) is the output file, by device and inode."""
+    try:
+        wrote = output.stat()
+        read = os.fstat(sys.stdin.fileno()) if corpus == "-" else os.stat(corpus)
+    except (OSError, ValueError):  # no output yet, or no stdin: nothing to clash with
+        return False
+    return stat.S_ISREG(read.st_mode) and (read.st_dev, read.st_ino) == (wrote.st_dev, wrote.st_ino)
 
 
 def _count_lines(path: str) -> int | None:

@@ -247,6 +247,49 @@ def _read_documents(text: str, source: str) -> list[Any]:
     return documents
 
 
+class NotValid(click.ClickException):
+    """A proof, certificate or strategy the checker rejects: never drawn as if it proved anything."""
+
+    exit_code = 1
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"invalid: {self.message}", err=True)
+
+
+def draw_checked(text: str, rules: RuleSet) -> Drawing:
+    """A proof, certificate or strategy, drawn only once the checker accepts it."""
+    from cpsolver.verify.check import check_document
+    from cpsolver.verify.documents import read_proof
+
+    try:
+        document = read_proof(text)
+        failure, _ = check_document(document, None, rules)
+    except CpsolverError as error:
+        failure = str(error)
+    if failure is not None:
+        raise NotValid(f"{failure} (not drawn: only what 'cpsolver verify' accepts is)")
+    kind = document["format"]
+    if kind == "cpsolver-strategy":
+        drawing = draw_position(position_from_dict(document["position"], rules))
+        drawing.title = f"Side {document['winner']} wins with best play"
+        drawing.renderables.insert(
+            0, _heading(f"{drawing.title}: a strategy of this position, checked")
+        )
+        drawing.data["winner"] = document["winner"]
+    else:
+        deal = parse_deal(json.dumps(document["deal"]))
+        drawing = draw_deal(deal, rules, solve=False)
+        drawing.title = "Proof of a spring" if kind == "cpsolver-proof" else "No spring"
+        drawing.renderables.insert(0, _heading(f"{drawing.title}, checked"))
+        if kind == "cpsolver-proof":
+            plan = [read_play(s["cards"], rules, s["kind"], s["rank"]) for s in document["plan"]]
+            draw_plan(drawing, deal, plan, rules)
+        else:
+            draw_explanation(drawing, deal, rules)
+    drawing.data["valid"] = True
+    return drawing
+
+
 def draw(text: str, rules: RuleSet, solve: bool, source: str = "input") -> list[Drawing]:
     """Whatever ``text`` holds, drawn."""
     stripped = text.lstrip()
@@ -265,26 +308,8 @@ def draw(text: str, rules: RuleSet, solve: bool, source: str = "input") -> list[
         return [draw_record(document, n, rules) for n, document in enumerate(documents, 1)]
     if len(documents) > 1:
         raise BadInput("several JSON lines: only game records come as JSON lines")
-    if kind in ("cpsolver-proof", "cpsolver-certificate"):
-        from cpsolver.verify.documents import read_proof
-
-        document = read_proof(text)
-        deal = parse_deal(json.dumps(document["deal"]))
-        drawing = draw_deal(deal, rules, solve=False)
-        drawing.title = "Proof of a spring" if kind == "cpsolver-proof" else "No spring"
-        drawing.renderables.insert(0, _heading(f"{drawing.title} (checked with 'cpsolver verify')"))
-        if kind == "cpsolver-proof":
-            plan = [read_play(s["cards"], rules, s["kind"], s["rank"]) for s in document["plan"]]
-            draw_plan(drawing, deal, plan, rules)
-        else:
-            draw_explanation(drawing, deal, rules)
-        return [drawing]
-    if kind == "cpsolver-strategy":
-        drawing = draw_position(position_from_dict(first["position"], rules))
-        drawing.title = f"Side {first.get('winner')} wins with best play"
-        drawing.renderables.insert(0, _heading(f"{drawing.title}: a strategy of this position"))
-        drawing.data["winner"] = first.get("winner")
-        return [drawing]
+    if kind in ("cpsolver-proof", "cpsolver-certificate", "cpsolver-strategy"):
+        return [draw_checked(text, rules)]
     if kind is not None:
         raise BadInput(f"cannot show a document of format {kind!r}")
     if "hands" in first:
@@ -309,7 +334,9 @@ def show_command(
 
     SOURCE is a file (or - for stdin): a deal, an open-hand position, a proof
     or certificate from 'solve --proof', a strategy from 'endgame --proof', or
-    game records from 'play --record' or 'simulate --record'. Hands are grouped
+    game records from 'play --record' or 'simulate --record'. A proof,
+    certificate or strategy is checked first, as 'cpsolver verify' checks it,
+    and one the checker rejects is not drawn (exit 1). Hands are grouped
     by rank with the 2s and jokers in colour (no colour when piped or with
     NO_COLOR); a plan and an explanation come as tables; a record trick by
     trick. --json gives what is drawn, as data.

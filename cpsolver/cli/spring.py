@@ -25,8 +25,6 @@ from cpsolver.cli.show import (
     picture_options,
     write_pictures,
 )
-from cpsolver.io.dealformat import parse_deal
-from cpsolver.io.positionformat import parse_position
 from cpsolver.io.reading import InputError, loads_json, source_name
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.io.writing import write_text
@@ -38,10 +36,9 @@ from cpsolver.spring import cpsat
 from cpsolver.spring.engines import DEFAULT_ENGINE, ENGINES, solve_with
 from cpsolver.spring.proof import build_proof
 from cpsolver.spring.result import OBJECTIVES, SpringResult, Verdict
+from cpsolver.verify.check import check_document
 from cpsolver.verify.cnf import ENCODER
 from cpsolver.verify.documents import read_proof
-from cpsolver.verify.spring import check_certificate, check_proof
-from cpsolver.verify.strategy import check_strategy_walked
 
 _EXIT_CODES = {Verdict.SPRING: 0, Verdict.NO_SPRING: 1, Verdict.UNKNOWN: 3}
 
@@ -237,7 +234,7 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     except CpsolverError as error:
         failure: str | None = str(error)
     else:
-        failure, walked = _check_document(document, deal_text, rules)
+        failure, walked = check_document(document, deal_text, rules)
     if as_json:
         emit_json(
             {"valid": failure is None, "failure": failure, **_proof_summary(document, walked)}
@@ -247,22 +244,6 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     else:
         click.echo(f"invalid: {failure}")
     sys.exit(0 if failure is None else 1)
-
-
-def _check_document(
-    document: dict[str, Any], subject: str | None, rules: RuleSet
-) -> tuple[str | None, int]:
-    """Check a proof, certificate or strategy; ``subject`` is the deal or position it must be for.
-
-    Also says how many positions a strategy's check walked (0 for the others).
-    """
-    kind = document.get("format")
-    if kind == "cpsolver-strategy":
-        position = parse_position(subject, rules) if subject is not None else None
-        return check_strategy_walked(document, position, rules)
-    deal = parse_deal(subject) if subject is not None else None
-    check = check_certificate if kind == "cpsolver-certificate" else check_proof
-    return check(document, deal, rules), 0
 
 
 def _proof_summary(document: Any, walked: int = 0) -> dict[str, Any]:

@@ -31,6 +31,25 @@ def corpus_id(data: Any, number: int) -> str:
     return found if isinstance(found, str) else json.dumps(found)
 
 
+def corpus_key(data: Any, number: int | None) -> str:
+    """What tells line ``number`` (or a result of it) from every other: its id as typed, or its number.
+
+    ``"5"``, ``5`` and a line without an id at line 5 are three keys; a line
+    whose id is its own line number as text is one line either way.
+    A result record, carrying the line's ``"id"`` and ``"line"``, has the
+    key of the line it answers.
+
+    >>> corpus_key({"id": "5"}, 2), corpus_key({"id": 5}, 3), corpus_key({}, 5)
+    ('"5"', '5', 'line 5')
+    >>> corpus_key({"id": "5", "line": 5}, 5) == corpus_key({"id": None}, 5)
+    True
+    """
+    found = data.get("id") if isinstance(data, dict) else None
+    if found is None or (number is not None and found == str(number)):
+        return f"line {number}"
+    return json.dumps(found, sort_keys=True)
+
+
 def parse_line(
     line: str, number: int, build: Callable[[Any], Entry], failure: type[CpsolverError]
 ) -> Entry:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from cpsolver.endgame.budget import DEFAULT_MEMORY
-from cpsolver.io.corpus import corpus_id
+from cpsolver.io.corpus import corpus_key
 from cpsolver.io.dealformat import DealFormatError, parse_corpus_line
 from cpsolver.io.memory import peak_memory_mb
 from cpsolver.io.reading import InputError, limit, loads_json
@@ -61,20 +61,32 @@ def _rules(text: str, source: str) -> RuleSet:
     return rules_from_toml(text, source)
 
 
-def line_id(line: str | CpsolverError, number: int) -> str:
-    """The id a line's result carries: its ``"id"``, or else its line number."""
+def line_id(line: str | CpsolverError, number: int) -> Any:
+    """The id a line's result carries: its ``"id"`` as the line types it, or else its line number."""
+    data = _data(line)
+    found = data.get("id") if isinstance(data, dict) else None
+    return str(number) if found is None else found
+
+
+def line_key(line: str | CpsolverError, number: int) -> str:
+    """The line's key among the ids done (:func:`cpsolver.io.corpus.corpus_key`)."""
+    return corpus_key(_data(line), number)
+
+
+def _data(line: str | CpsolverError) -> Any:
+    """The line's JSON, or None if it has none."""
     if isinstance(line, CpsolverError):
-        return str(number)
+        return None
     try:
-        return corpus_id(loads_json(line, "line"), number)
+        return loads_json(line, "line")
     except InputError:
-        return str(number)
+        return None
 
 
 def solve_line(number: int, line: str | CpsolverError, options: BatchOptions) -> dict[str, Any]:
     """The result record of one corpus line; a line that is no deal gives an error record."""
     if isinstance(line, CpsolverError):  # unreadable: too long, not UTF-8
-        return {"id": str(number), "line": number, "error": str(line)}
+        return {"id": line_id(line, number), "line": number, "error": str(line)}
     rules = _rules(options.rules_toml, options.rules_source)
     if options.question == "endgame":
         return solve_position_line(
@@ -88,7 +100,7 @@ def solve_line(number: int, line: str | CpsolverError, options: BatchOptions) ->
     result = solve_with(
         options.engine, entry.deal, rules, options.timeout, options.strategy, options.objective
     )
-    record: dict[str, Any] = {"id": entry.id, "line": number, **result.as_dict()}
+    record: dict[str, Any] = {"id": line_id(line, number), "line": number, **result.as_dict()}
     record["plan"] = [step["cards"] for step in record["plan"]]
     record["engine"] = options.engine
     record["seconds"] = round(time.perf_counter() - started, 6)
@@ -144,9 +156,11 @@ def _count_result(done: Done, raw: bytes, path: Path) -> None:
     """Count one line of a batch's output; a line that is not one of our results is passed over."""
     try:
         record = loads_json(raw, str(path))
-        done.ids.add(str(record["id"]))
-    except (InputError, KeyError, TypeError):
+    except InputError:
+        return
+    if not isinstance(record, dict) or "id" not in record:
         return  # not one of ours; it stays, and the deal is solved again
+    done.ids.add(corpus_key(record, record.get("line")))
     done.errors += "error" in record
     done.unknowns += record.get("verdict") == "unknown" or record.get("status") == "unknown"
     done.mismatches += is_mismatch(record)
@@ -174,10 +188,10 @@ class BatchSummary:
 
     verdicts: Counter[str] = field(default_factory=Counter)
     errors: int = 0
-    mismatches: list[str] = field(default_factory=list)
+    mismatches: list[Any] = field(default_factory=list)  # ids
     skipped: int = 0
     seconds: float = 0.0
-    slowest: list[tuple[float, str]] = field(default_factory=list)
+    slowest: list[tuple[float, Any]] = field(default_factory=list)  # (seconds, id)
     interrupted: bool = False
 
     @property
@@ -193,7 +207,9 @@ class BatchSummary:
         self.verdicts[outcome(record)] += 1
         if is_mismatch(record):
             self.mismatches.append(record["id"])
-        self.slowest = sorted([*self.slowest, (record["seconds"], record["id"])], reverse=True)[:5]
+        # By seconds alone: ids may be of any JSON type, and need not compare.
+        slowest = [*self.slowest, (record["seconds"], record["id"])]
+        self.slowest = sorted(slowest, key=lambda pair: pair[0], reverse=True)[:5]
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form printed by ``cpsolver batch --json``."""
@@ -228,7 +244,7 @@ def pending_lines(
         number, line = item if isinstance(item, tuple) else (index, item)
         if isinstance(line, str) and not line.strip():
             continue
-        if done and line_id(line, number) in done:
+        if done and line_key(line, number) in done:
             summary.skipped += 1
             continue
         yield number, line

@@ -24,7 +24,7 @@ def solve_position_line(
     line: str,
     rules: RuleSet,
     timeout: float | None,
-    record_id: str,
+    record_id: Any,
     memory: int | None = DEFAULT_MEMORY,
 ) -> dict[str, Any]:
     """The result record of one position line; a line that is no position gives an error record."""
@@ -35,7 +35,7 @@ def solve_position_line(
     started = time.perf_counter()
     result = solve(entry.position, rules, timeout, memory=memory)
     record: dict[str, Any] = {
-        "id": entry.id,
+        "id": record_id,
         "line": number,
         "winner": result.winner,
         "moves": [str(move) for move in result.moves],
