@@ -565,7 +565,9 @@ def test_ids_that_read_alike_are_three_ids_and_a_resume_skips_only_the_one_done(
     got = [json.loads(line) for line in out.read_text().splitlines()]
     assert [(r["id"], r["line"]) for r in got] == [("5", 1), (5, 2), ("a", 3), ("b", 4), ("5", 5)]
     code, stdout, _ = invoke("batch", str(whole), "-o", str(out), "--workers", "1", "--json")
-    assert json.loads(stdout)["skipped_already_done"] == 5 and len(out.read_text().splitlines()) == 5
+    assert (
+        json.loads(stdout)["skipped_already_done"] == 5 and len(out.read_text().splitlines()) == 5
+    )
 
 
 def _deals(count: int) -> list[Any]:

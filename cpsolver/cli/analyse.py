@@ -14,12 +14,6 @@ from cpsolver.cli.show import picture_options, write_pictures
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.rules.errors import CpsolverError
 
-_SIDES = ("landlord", "peasants")
-
-
-def _word(side: int | None) -> str:
-    return "undecided" if side is None else _SIDES[side]
-
 
 @cli.command("analyse")
 @click.argument("record_file", metavar="RECORD")
@@ -85,24 +79,12 @@ def analyse_command(
             )
         except CpsolverError as error:
             raise BadInput(f"record {number}: {error}") from None
-    for analysis in analyses:
-        if as_json:
-            click.echo(json.dumps(analysis.as_dict()))
-            continue
-        click.echo(f"{analysis.id}:")
-        for a in analysis.actions:
-            mark = f"  BLUNDER (better: {a.better})" if a.blunder else ""
-            click.echo(
-                f"{a.index:>4}  seat {a.seat} {_SIDES[a.side]:<8}  {a.action:<12}  "
-                f"{_word(a.winner_before)} -> {_word(a.winner_after)}{mark}"
-            )
-        click.echo(
-            f"result: {analysis.result['winner']} win, score {analysis.result['score']}; "
-            f"{len(analysis.blunders)} blunders, {analysis.undecided} positions undecided"
-        )
-    if svg_path or html_path:
-        from cpsolver.pictures.timeline import analysis_timeline
+    from cpsolver.pictures.timeline import analysis_lines, analysis_timeline
 
+    for analysis in analyses:
+        document = analysis.as_dict()
+        click.echo(json.dumps(document) if as_json else "\n".join(analysis_lines(document)))
+    if svg_path or html_path:
         pictures = [analysis_timeline(a.as_dict()) for a in analyses if a.landlord is not None]
         if pictures:
             write_pictures(svg_path, html_path, f"{len(pictures)} analysed hands", pictures)

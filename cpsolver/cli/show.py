@@ -223,6 +223,27 @@ def draw_record(record: dict[str, Any], number: int, rules: RuleSet) -> Drawing:
     )
 
 
+def draw_analysis(document: Any, number: int) -> Drawing:
+    """A hand as 'cpsolver analyse --json' wrote it: who wins after each action, blunders marked."""
+    from rich.text import Text
+
+    from cpsolver.pictures.timeline import analysis_lines, analysis_timeline
+    from cpsolver.verify.documents import validate
+
+    try:
+        validate(document, "analysis")
+    except CpsolverError as error:
+        raise BadInput(f"analysis {number}: {error}") from None
+    lines = analysis_lines(document)
+    pictures = [] if document["landlord"] is None else [analysis_timeline(document)]
+    return Drawing(
+        lines[-1].replace("result", f"Hand {document['id']}", 1),
+        [Text("\n".join(lines))],
+        pictures,
+        {"what": "analysis", **document},
+    )
+
+
 def _heading(text: str) -> Any:
     from rich.text import Text
 
@@ -306,8 +327,10 @@ def draw(text: str, rules: RuleSet, solve: bool, source: str = "input") -> list[
     kind = first.get("format")
     if kind == "cpsolver-game":
         return [draw_record(document, n, rules) for n, document in enumerate(documents, 1)]
+    if kind is None and "actions" in first:
+        return [draw_analysis(document, n) for n, document in enumerate(documents, 1)]
     if len(documents) > 1:
-        raise BadInput("several JSON lines: only game records come as JSON lines")
+        raise BadInput("several JSON lines: only game records and analyses come as JSON lines")
     if kind in ("cpsolver-proof", "cpsolver-certificate", "cpsolver-strategy"):
         return [draw_checked(text, rules)]
     if kind is not None:
@@ -318,7 +341,7 @@ def draw(text: str, rules: RuleSet, solve: bool, source: str = "input") -> list[
 
 
 @cli.command("show")
-@click.argument("source", metavar="DEAL|POSITION|PROOF|RECORD")
+@click.argument("source", metavar="DEAL|POSITION|PROOF|RECORD|ANALYSIS")
 @click.option("--solve", is_flag=True, help="For a deal: also its spring plan, or why it has none.")
 @picture_options
 @common_options
@@ -333,8 +356,9 @@ def show_command(
     """Draw a deal, a position, a proof or a recorded hand: in the terminal, as SVG, as HTML.
 
     SOURCE is a file (or - for stdin): a deal, an open-hand position, a proof
-    or certificate from 'solve --proof', a strategy from 'endgame --proof', or
-    game records from 'play --record' or 'simulate --record'. A proof,
+    or certificate from 'solve --proof', a strategy from 'endgame --proof',
+    game records from 'play --record' or 'simulate --record', or analysed
+    hands from 'analyse --json' (a timeline with the blunders marked). A proof,
     certificate or strategy is checked first, as 'cpsolver verify' checks it,
     and one the checker rejects is not drawn (exit 1). Hands are grouped
     by rank with the 2s and jokers in colour (no colour when piped or with

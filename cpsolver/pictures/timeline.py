@@ -2,7 +2,8 @@
 
 It draws the JSON document of ``cpsolver analyse --json`` (with its
 ``landlord`` and ``hands``, each seat's cards as play began), so a saved
-analysis draws again without the solver.
+analysis draws again without the solver; :func:`analysis_lines` gives the
+same hand as the lines of text that ``analyse`` and ``show`` print.
 """
 
 from __future__ import annotations
@@ -22,6 +23,34 @@ def _verdict(winner: Any) -> tuple[str, str]:
     if winner in (0, 1):
         return f"{SIDE_WORDS[winner]} win", SIDE_COLOURS[winner]
     return "undecided", "#999999"
+
+
+def _counted(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def _side_word(winner: Any) -> str:
+    return SIDE_WORDS[winner] if winner in (0, 1) else "undecided"
+
+
+def analysis_lines(document: dict[str, Any]) -> list[str]:
+    """The hand as text: a line an action (who wins before and after, blunders marked), a summary."""
+    lines = [f"{document['id']}:"]
+    for action in document["actions"]:
+        mark = f"  BLUNDER (better: {action['better']})" if action["blunder"] else ""
+        lines.append(
+            f"{action['index']:>4}  seat {action['seat']} {SIDE_WORDS[action['side']]:<8}  "
+            f"{action['action']:<12}  {_side_word(action['winner_before'])} -> "
+            f"{_side_word(action['winner_after'])}{mark}"
+        )
+    result = document["result"]
+    score = f", score {result['score']}" if "score" in result else ""
+    lines.append(
+        f"result: {result['winner']} win{score}; "
+        f"{_counted(document.get('blunders', 0), 'blunder')}, "
+        f"{_counted(document.get('undecided', 0), 'position')} undecided"
+    )
+    return lines
 
 
 def analysis_timeline(document: dict[str, Any]) -> str:
@@ -83,8 +112,8 @@ def analysis_timeline(document: dict[str, Any]) -> str:
     result = document["result"]
     blunders = document.get("blunders", 0)
     heading = (
-        f"{document['id']}: {result['winner']} win; {blunders} "
-        f"blunder{'' if blunders == 1 else 's'}, {document.get('undecided', 0)} undecided"
+        f"{document['id']}: {result['winner']} win; {_counted(blunders, 'blunder')}, "
+        f"{document.get('undecided', 0)} undecided"
     )
     head = _text(10, 24, heading, 15, fill=INK, font_weight="bold")
     height = 40 + trick * row + 6
