@@ -579,3 +579,48 @@ def _deals(count: int) -> list[Any]:
 def _deal(entry: Any) -> dict[str, Any]:
     hands = entry.deal.hands
     return {"landlord": str(hands[0]), "peasants": [str(hands[1]), str(hands[2])]}
+
+
+# 2. odds: an exact count stops at its time limit and says what it knows; no count outgrows memory.
+
+
+def test_odds_with_too_many_face_down_choices_is_one_line_not_an_out_of_memory_kill() -> None:
+    """`odds 33 --peasant-sizes 17,17` listed 67 million face-down choices: 24 GB, then SIGKILL."""
+    code, out, err = invoke("odds", "33", "--peasant-sizes", "17,17")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "18 cards face down" in err and "--samples" in err
+
+
+def test_an_exact_count_stopped_by_its_time_limit_bounds_the_true_odds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from fractions import Fraction
+
+    from cpsolver.odds import exact_odds, question
+    from cpsolver.rules.cards import Hand
+
+    asked = question(Hand.parse("568888999TTTQKAA22BR"))
+    whole = exact_odds(asked)
+    partial = exact_odds(asked, deadline=0.0)  # long past: one chunk, then stop
+    assert whole.complete and not partial.complete and 0 < partial.splits < asked.splits
+    low, high = partial.bounds
+    assert low <= Fraction(whole.springs, whole.splits) <= high and low < high
+    code, out, _ = invoke("odds", "568888999TTTQKAA22BR", "--json", "--timeout", "1e-9")
+    document = json.loads(out)
+    assert code == 3 and document["complete"] is False and document["all_splits"] == asked.splits
+
+
+def test_an_estimate_stopped_by_its_time_limit_is_the_estimate_of_the_samples_drawn() -> None:
+    from cpsolver.odds import estimate_odds, question
+    from cpsolver.odds.sampling import CHUNK
+    from cpsolver.rules.cards import Hand
+
+    asked = question(Hand.parse("568888999TTTQKA2B"))
+    stopped = estimate_odds(asked, 10**9, seed=3, deadline=0.0)
+    assert not stopped.complete and stopped.splits == CHUNK
+    drawn = estimate_odds(asked, CHUNK, seed=3)
+    assert (stopped.springs, stopped.splits) == (drawn.springs, drawn.splits) and drawn.complete
+    code, out, err = invoke(
+        "odds", "568888999TTTQKA2B", "--samples", "1000000000", "--timeout", "1e-9"
+    )
+    assert code == 3 and f"springs in {CHUNK} samples" in out and "stopped it short" in out

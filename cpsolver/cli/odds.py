@@ -10,7 +10,13 @@ import click
 
 from cpsolver.cli.base import cli
 from cpsolver.cli.inputs import read_cards
-from cpsolver.cli.options import cluster_options, common_options, make_runner
+from cpsolver.cli.options import (
+    QUESTION_TIMEOUT,
+    cluster_options,
+    common_options,
+    make_runner,
+    timeout_option,
+)
 from cpsolver.cli.output import emit_json, with_progress
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.rules.cards import Hand
@@ -36,15 +42,25 @@ def _report(odds: Odds) -> str:
     """The human report: the figure, what it is over, and the work it took."""
     q = odds.question
     p = odds.probability
-    if odds.samples is None:
+    if odds.samples is None and not odds.complete:
+        low_bound, high_bound = odds.bounds
+        head = (
+            f"unknown: the time limit ran out after {odds.splits} of {q.splits} splits; "
+            f"the odds are between {float(low_bound):.6f} and {float(high_bound):.6f} "
+            "(--timeout none lifts the limit)"
+        )
+        over = f"so far {odds.springs} springs in {odds.splits} splits"
+    elif odds.samples is None:
         head = f"spring odds: {p.numerator}/{p.denominator} = {float(p):.6f} ({float(p):.2%})"
         over = f"over {odds.splits} equally likely splits"
     else:
         low, high = odds.interval or (0.0, 1.0)
         head = (
             f"spring odds: about {float(p):.4f} (95% interval {low:.4f} to {high:.4f}), "
-            f"{odds.springs} springs in {odds.samples} samples (seed {odds.seed})"
+            f"{odds.springs} springs in {odds.splits} samples (seed {odds.seed})"
         )
+        if not odds.complete:
+            head += f"; the time limit stopped it short of {odds.samples}"
         over = "over random splits"
     dealt = f"{len(q.unseen)} unseen cards dealt {q.sizes[0]} and {q.sizes[1]}"
     if q.face_down:
@@ -93,6 +109,11 @@ def _report(odds: Odds) -> str:
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of --samples.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@timeout_option(
+    "Stop after this long: an exact count says what it knows (exit 3), an estimate "
+    "uses the samples drawn.",
+    default=QUESTION_TIMEOUT,
+)
 @cluster_options(1)
 @common_options
 def odds_command(
@@ -103,6 +124,7 @@ def odds_command(
     samples: int | None,
     seed: int,
     quiet: bool,
+    timeout: float | None,
     workers: int,
     scheduler: str | None,
     local_cluster: int | None,
@@ -116,7 +138,8 @@ def odds_command(
     cards; a 17-card hand before the auction over the three face-down cards
     as well; any endgame with --unseen and --peasant-sizes. The probability
     is printed as a fraction in lowest terms and a decimal. Exit 0 when a
-    spring is possible, 1 when not, 2 for bad input.
+    spring is possible, 1 when not, 2 for bad input, 3 when the time limit
+    (300 s by default) stopped the work short.
 
     \b
     Examples:
@@ -135,12 +158,13 @@ def odds_command(
         rules,
     )
     started = time.perf_counter()
+    deadline = None if timeout is None else time.monotonic() + timeout
     if samples is not None:
         if workers > 1 or scheduler is not None or local_cluster is not None:
             raise click.UsageError(
                 "--samples runs here; --workers, --scheduler, --local-cluster are for exact counts"
             )
-        odds = estimate_odds(asked, samples, seed, distribution)
+        odds = estimate_odds(asked, samples, seed, distribution, deadline)
     else:
         work = chunks(asked, distribution)
         runner = make_runner(workers, scheduler, local_cluster)
@@ -148,7 +172,7 @@ def odds_command(
             odds = with_progress(
                 len(work),
                 not (quiet or as_json),
-                lambda advance: exact_odds(asked, distribution, runner, advance, work),
+                lambda advance: exact_odds(asked, distribution, runner, advance, work, deadline),
             )
         finally:
             runner.close()
@@ -156,4 +180,4 @@ def odds_command(
         emit_json({**odds.as_dict(), "seconds": round(time.perf_counter() - started, 3)})
     else:
         click.echo(_report(odds))
-    sys.exit(0 if odds.springs else 1)
+    sys.exit(3 if not odds.complete else 0 if odds.springs else 1)

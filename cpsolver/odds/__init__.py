@@ -16,6 +16,7 @@ and the third his: a spring exactly when he gets the ace.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -58,11 +59,22 @@ class Odds:
     screened: int = 0  # (sub)questions settled by the screen: no split can be a spring
     samples: int | None = None  # None: the exact count
     seed: int | None = None
+    # False when a time limit stopped the work: an exact count then covers only
+    # ``splits`` of the question's splits, an estimate only ``splits`` samples.
+    complete: bool = True
 
     @property
     def probability(self) -> Fraction:
         """The share of splits that are springs, in lowest terms."""
         return Fraction(self.springs, self.splits)
+
+    @property
+    def bounds(self) -> tuple[Fraction, Fraction]:
+        """The least and the most the exact odds can be, from the splits counted so far."""
+        total = self.question.splits
+        if self.samples is not None or self.complete:
+            return self.probability, self.probability
+        return Fraction(self.springs, total), Fraction(self.springs + total - self.splits, total)
 
     @property
     def interval(self) -> tuple[float, float] | None:
@@ -88,13 +100,25 @@ class Odds:
         }
         if self.samples is not None:
             low, high = wilson_interval(self.springs, self.splits)
-            found.update(samples=self.samples, seed=self.seed, interval=[low, high])
+            found.update(samples=self.splits, seed=self.seed, interval=[low, high])
+        if not self.complete:
+            found["complete"] = False
+            if self.samples is not None:
+                found["samples_asked"] = self.samples
+            else:
+                low_bound, high_bound = self.bounds
+                found.update(
+                    all_splits=q.splits,
+                    bounds=[f"{b.numerator}/{b.denominator}" for b in (low_bound, high_bound)],
+                )
         if self.by_fewest is not None:
             found["distribution"] = {str(k): v for k, v in sorted(self.by_fewest.items())}
         return found
 
 
-def _odds(asked: OddsQuestion, tally: Tally, distribution: bool, **sampled: Any) -> Odds:
+def _odds(
+    asked: OddsQuestion, tally: Tally, distribution: bool, complete: bool, **sampled: Any
+) -> Odds:
     return Odds(
         asked,
         tally.springs,
@@ -103,6 +127,7 @@ def _odds(asked: OddsQuestion, tally: Tally, distribution: bool, **sampled: Any)
         len(tally.profiles),
         len(tally.decisions),
         tally.screened,
+        complete=complete,
         **sampled,
     )
 
@@ -113,26 +138,40 @@ def exact_odds(
     runner: Runner | None = None,
     advance: Callable[[int], None] = lambda n: None,
     work: list[Chunk] | None = None,
+    deadline: float | None = None,
 ) -> Odds:
     """The exact spring odds of ``asked``, over every equally likely split.
 
     ``runner`` spreads the chunks (``work``, by default :func:`chunks`) over
     processes or a Dask cluster; ``advance`` is told of each chunk done.
+    Past ``deadline`` (``time.monotonic()``) the count stops between chunks:
+    the odds are then not ``complete``, and ``bounds`` say what is known.
     """
-    tally = count_exact(asked, distribution, runner, advance, work)
-    if tally.splits != asked.splits:  # the enumeration must cover every split exactly once
+    tally = count_exact(asked, distribution, runner, advance, work, deadline)
+    complete = tally.splits == asked.splits
+    stopped = deadline is not None and time.monotonic() > deadline
+    if not complete and not stopped:  # the enumeration must cover every split exactly once
         raise RuntimeError(f"counted {tally.splits} splits, expected {asked.splits}")
-    return _odds(asked, tally, distribution)
+    return _odds(asked, tally, distribution, complete)
 
 
 def estimate_odds(
-    asked: OddsQuestion, samples: int, seed: int = 0, distribution: bool = False
+    asked: OddsQuestion,
+    samples: int,
+    seed: int = 0,
+    distribution: bool = False,
+    deadline: float | None = None,
 ) -> Odds:
-    """The spring odds of ``asked`` estimated from ``samples`` seeded random splits."""
+    """The spring odds of ``asked`` estimated from ``samples`` seeded random splits.
+
+    Past ``deadline`` (``time.monotonic()``) it stops between chunks of
+    samples: the estimate is then from the ``splits`` samples drawn, not ``complete``.
+    """
     if samples < 1:
         raise OddsError(f"an estimate needs at least one sample, not {samples}")
-    tally = sample_tally(asked, samples, seed, distribution)
-    return _odds(asked, tally, distribution, samples=samples, seed=seed)
+    tally = sample_tally(asked, samples, seed, distribution, deadline)
+    complete = tally.splits == samples
+    return _odds(asked, tally, distribution, complete, samples=samples, seed=seed)
 
 
 def hand_odds(hand: Hand, samples: int | None = None, seed: int = 0) -> Odds:

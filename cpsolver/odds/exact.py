@@ -14,6 +14,7 @@ each rank vector of the cards the landlord takes, weighted the same way.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -25,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from cpsolver.odds.profiles import ClassTable, Counts, Masks
-from cpsolver.odds.question import OddsQuestion
+from cpsolver.odds.question import OddsError, OddsQuestion
 from cpsolver.odds.screen import spring_impossible
 from cpsolver.rules.cards import Deal, Hand
 from cpsolver.rules.ruleset import RuleSet
@@ -75,6 +76,24 @@ class Chunk:
     prefixes: tuple[tuple[int, ...], ...] | None = None
 
 
+# An exact count is one chunk a face-down rank vector: past this many, the
+# chunks alone would not fit in memory (18 face-down cards have millions).
+MOST_FACE_DOWN_CHOICES = 5_000
+
+
+def face_down_count(question: OddsQuestion) -> int:
+    """How many rank vectors the face-down cards can have, counted without listing them.
+
+    >>> from cpsolver.odds import question
+    >>> face_down_count(question(Hand.parse("3"), Hand.parse("33 4"), (1, 1)))
+    2
+    """
+    ways = [1] + [0] * question.face_down  # ways[n]: vectors of n cards over the ranks so far
+    for cap in question.unseen.counts:
+        ways = [sum(ways[n - k] for k in range(min(cap, n) + 1)) for n in range(len(ways))]
+    return ways[question.face_down]
+
+
 def face_down_choices(question: OddsQuestion) -> list[tuple[Hand, int]]:
     """Each rank vector of the face-down cards, with how many physical choices give it.
 
@@ -96,6 +115,13 @@ def chunks(question: OddsQuestion, distribution: bool = False) -> list[Chunk]:
     A question the screen settles (:func:`spring_impossible`) is one chunk.
     """
     if question.face_down:
+        count = face_down_count(question)
+        if count > MOST_FACE_DOWN_CHOICES:
+            raise OddsError(
+                f"{question.face_down} cards face down can be {count} different sets of ranks, "
+                f"more than an exact count holds ({MOST_FACE_DOWN_CHOICES}); estimate the "
+                "odds with --samples N"
+            )
         return [
             Chunk(taking_face_down(question, taken), weight, distribution)
             for taken, weight in face_down_choices(question)
@@ -212,13 +238,20 @@ def count_exact(
     runner: Runner | None = None,
     advance: Callable[[int], None] = lambda n: None,
     work: list[Chunk] | None = None,
+    deadline: float | None = None,
 ) -> Tally:
-    """The exact tally of every split of ``question``; ``advance`` hears of each chunk done."""
+    """The exact tally of every split of ``question``; ``advance`` hears of each chunk done.
+
+    Past ``deadline`` (``time.monotonic()``), read between chunks, the count
+    stops with the chunks done so far: fewer splits than the question has.
+    """
     tally = Tally()
     work = chunks(question, distribution) if work is None else work
     for result in (runner or InProcess()).run(count_chunk, work):
         tally.merge(result)
         advance(1)
+        if deadline is not None and time.monotonic() > deadline:
+            break
     return tally
 
 

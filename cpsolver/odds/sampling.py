@@ -9,6 +9,7 @@ once, so ten thousand samples need only a few hundred decisions.
 
 from __future__ import annotations
 
+import time
 from math import sqrt
 
 import numpy as np
@@ -22,9 +23,16 @@ Z_95 = 1.959963984540054  # the standard normal quantile of a two-sided 95% inte
 
 
 def sample_tally(
-    question: OddsQuestion, samples: int, seed: int = 0, distribution: bool = False
+    question: OddsQuestion,
+    samples: int,
+    seed: int = 0,
+    distribution: bool = False,
+    deadline: float | None = None,
 ) -> Tally:
     """The tally of ``samples`` uniformly random splits drawn from the seeded generator.
+
+    Past ``deadline`` (``time.monotonic()``), read between chunks of
+    :data:`CHUNK` samples, it stops with the samples drawn so far.
 
     >>> from cpsolver.odds.question import question
     >>> tally = sample_tally(question(Hand.parse("22 BR"), Hand.parse("33 4"), (1, 2)), 50, seed=1)
@@ -38,6 +46,8 @@ def sample_tally(
     # are the same as in one piece.
     for start in range(0, samples, CHUNK):
         tally.merge(_chunk_tally(question, rng, min(CHUNK, samples - start), distribution))
+        if deadline is not None and time.monotonic() > deadline:
+            break
     return tally
 
 
