@@ -88,7 +88,7 @@ def report(result: EndgameResult, document: PositionDocument | None = None) -> s
 
 @cli.command("endgame")
 @click.argument("position_file", required=False, metavar="[POSITION]")
-@position_options
+@position_options()
 @click.option("--all", "all_moves", is_flag=True, help="List every winning move, each solved.")
 @click.option(
     "--proof",

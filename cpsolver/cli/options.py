@@ -78,8 +78,9 @@ def hand_options(instead_of: str, players: tuple[int, ...]) -> Callable[[F], F]:
 
 def seat_option(seat: str, instead_of: str) -> Callable[[F], F]:
     """One seat's flag of the hand family: ``--landlord``, ``--peasant1`` or ``--peasant2``."""
+    whose = {"landlord": "The landlord's", "peasant1": "Peasant 1's", "peasant2": "Peasant 2's"}
     return click.option(
-        f"--{seat}", seat, metavar="CARDS", help=f"The {seat}'s hand (instead of {instead_of})."
+        f"--{seat}", seat, metavar="CARDS", help=f"{whose[seat]} hand (instead of {instead_of})."
     )
 
 
@@ -94,18 +95,24 @@ def deal_options(command: F) -> F:
     return click.argument("deal", required=False, metavar="[DEAL]")(command)
 
 
-def position_options(command: F) -> F:
+def position_options(instead_of: str = "POSITION") -> Callable[[F], F]:
     """The hand flags (two or three hands) with ``--turn``, ``--table`` and ``--by``: a position."""
-    command = click.option(
-        "--by", type=click.IntRange(0, 2), help="The hand that made the --table play."
-    )(command)
-    command = click.option(
-        "--table", metavar="CARDS", help="The play to beat, if the player to move does not lead."
-    )(command)
-    command = click.option(
-        "--turn", type=click.IntRange(0, 2), help="The hand to move (default 0, the landlord)."
-    )(command)
-    return hand_options("POSITION", (2, 3))(command)
+
+    def decorate(command: F) -> F:
+        command = click.option(
+            "--by", type=click.IntRange(0, 2), help="The hand that made the --table play."
+        )(command)
+        command = click.option(
+            "--table",
+            metavar="CARDS",
+            help="The play to beat, if the player to move does not lead.",
+        )(command)
+        command = click.option(
+            "--turn", type=click.IntRange(0, 2), help="The hand to move (default 0, the landlord)."
+        )(command)
+        return hand_options(instead_of, (2, 3))(command)
+
+    return decorate
 
 
 def positive_seconds(

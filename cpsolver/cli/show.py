@@ -360,7 +360,7 @@ def _flag_drawing(
 
 @cli.command("show")
 @click.argument("source", required=False, metavar="[DEAL|POSITION|PROOF|RECORD]")
-@position_options
+@position_options("SOURCE")
 @click.option("--solve", is_flag=True, help="For a deal: also its spring plan, or why it has none.")
 @picture_options
 @common_options

@@ -138,14 +138,17 @@ def solve_command(
     DEAL is a file (or - for stdin): three lines 'landlord: CARDS',
     'peasant1: CARDS', 'peasant2: CARDS', or JSON {"landlord": CARDS,
     "peasants": [CARDS, CARDS]}, which may carry an "id" and an "expected"
-    verdict, as a line of 'cpsolver deal' does. Exit 0 spring, 1 no spring,
-    2 bad input, 3 unknown (time limit). A spring's plan has the fewest plays
-    of any.
+    verdict, as a line of 'cpsolver deal' does; or a position file that is a
+    deal (three hands, the landlord to lead). Or give the hands as flags:
+    --landlord, --peasant1, --peasant2, or --hand three times in turn order.
+    Exit 0 spring, 1 no spring, 2 bad input, 3 unknown (time limit). A
+    spring's plan has the fewest plays of any.
 
     \b
     Examples:
       cpsolver solve examples/spring.txt
       cpsolver solve --landlord '333444 5 7' --peasant1 4 --peasant2 5 --json
+      cpsolver solve --hand '333444 5 7' --hand 4 --hand 5
       cpsolver solve examples/spring.txt --proof proof.json --engine search
       cpsolver solve examples/spring.txt --svg plan.svg
       cpsolver deal --count 1 --seed 3 | cpsolver solve - --json
@@ -304,13 +307,18 @@ def explain_command(
 
     The blocking cards are irreducible: without any one of them, the rest could
     be played by disjoint plays with at most one answerable. Each comes with the
-    plays that could carry it and who answers each. Exit 0 for a spring (nothing
-    to explain), 1 for no spring (explained), 2 for bad input.
+    plays that could carry it and who answers each. DEAL is read as by
+    'cpsolver solve' (a corpus line's id is printed first), or the hands are
+    given as --landlord, --peasant1, --peasant2 or --hand three times. Exit 0
+    for a spring (nothing to explain), 1 for no spring (explained), 2 for bad
+    input.
 
     \b
     Examples:
       cpsolver explain examples/no_spring.txt
       cpsolver explain --landlord 'KK 2' --peasant1 AA --peasant2 B --json
+      cpsolver explain --hand 'KK 2' --hand AA --hand B
+      cpsolver deal --count 1 --seed 3 | cpsolver explain -
       cpsolver explain examples/no_spring.txt --html why.html
     """
     rules = load_rules(rules_name)
@@ -377,7 +385,8 @@ def export_cnf_command(
 
     The CNF says "the blocking cards can be covered by disjoint plays with at
     most one answerable" (encoder cover-cnf-1, see the README); a refutation
-    proves there is no spring. Output is DIMACS and DRAT, not JSON. Exit 0
+    proves there is no spring. DEAL and the hand flags are read as by
+    'cpsolver solve'. Output is DIMACS and DRAT, not JSON. Exit 0
     when written, 1 for a spring (nothing to refute), 2 for bad input.
 
     \b
