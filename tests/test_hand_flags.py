@@ -345,6 +345,7 @@ def test_endgame_echoes_a_corpus_line_id_and_whether_it_agrees() -> None:
         labelled = json.dumps({**line, "expected": {"winner": expected}})
         found = invoke("endgame", "-", "--json", input=labelled)
         assert found[0] == code and json.loads(found[1])["expected"] == {"winner": expected}
+        assert (", but " in found[2]) == (expected != winner)
         text = invoke("endgame", "-", input=labelled)[1]
         assert text.startswith(f"id: {entry.id}\n")
         said = next(line for line in text.splitlines() if line.startswith("expected: "))

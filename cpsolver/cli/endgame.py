@@ -156,6 +156,9 @@ def endgame_command(
         if document.expected is not None:
             labels["expected"] = {"winner": document.expected}
         emit_json({**labels, **result.as_dict()})
+        if document.expected is not None and result.winner not in (None, document.expected):
+            # As solve does: a verdict other than the one expected is said, on stderr.
+            click.echo(agreement(document.position, document.expected, result.winner), err=True)
     else:
         click.echo(text)
     sys.exit(3 if result.mover_wins is None else 0 if result.mover_wins else 1)
