@@ -206,7 +206,7 @@ def test_solve_unknown_exits_3() -> None:
         (
             ["--landlord", "3", "--peasant1", "", "--peasant2", "5"],
             None,
-            "Error: peasant 1's hand is empty\n",
+            "Error: --peasant1: no cards given\n",
         ),
         (["-"], '{"landlord": "3", "peasants": ["4"', "Error: stdin: broken JSON: "),
         (
@@ -235,12 +235,19 @@ def test_solve_without_a_deal_is_a_usage_error() -> None:
     code, out, err = run("solve", "--landlord", "3")
     assert (code, out) == (2, "")
     assert err.splitlines()[-1] == (
-        "Error: give a DEAL file (or - for stdin), or all of --landlord, --peasant1, --peasant2"
+        "Error: give all of --landlord, --peasant1, --peasant2 (no --peasant1, --peasant2)"
+    )
+    code, _, err = run("solve")
+    assert code == 2 and err.splitlines()[-1] == (
+        "Error: give a DEAL file (or - for stdin), or all of --landlord, --peasant1, --peasant2 "
+        "(or --hand three times, in turn order)"
     )
     code, _, err = run("solve", str(SPRING_DEAL), "--landlord", "3")
     assert (
         code == 2
-        and err.splitlines()[-1] == "Error: give a DEAL file or the hand options, not both"
+        and err.splitlines()[-1]
+        == "Error: give a DEAL file or --landlord/--peasant1/--peasant2 or --hand (in turn order), "
+        "not both"
     )
 
 

@@ -108,7 +108,7 @@ def test_tampered_proof_is_invalid(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--hand", "33"], "give a POSITION file (or - for stdin), or two or three --hand options"),
+        (["--hand", "33"], "give --hand two or three times (in turn order), not 1"),
         (["--hand", "33", "--hand", "3Z"], "hand 1: unknown card symbol 'Z' at position 2"),
         (["--hand", "33", "--hand", "44", "--table", "5"], "--table and --by go together"),
         (["--hand", "33", "--hand", "44", "--turn", "2"], "turn 2: there is no hand 2"),
@@ -153,6 +153,6 @@ def test_a_corpus_line_from_deal_pipes_into_endgame() -> None:
     bad = run("endgame", "-", stdin='{"id": "x", "hands": ["3", "4"], "foo": 1}')
     assert bad.returncode == 2
     assert bad.stderr == (
-        "Error: a position line may not carry the key 'foo'; "
+        "Error: stdin: a position line may not carry the key 'foo'; "
         "it may carry: hands, turn, table, id, expected\n"
     )

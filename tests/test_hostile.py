@@ -620,7 +620,7 @@ def test_an_estimate_stopped_by_its_time_limit_is_the_estimate_of_the_samples_dr
     assert not stopped.complete and stopped.splits == CHUNK
     drawn = estimate_odds(asked, CHUNK, seed=3)
     assert (stopped.springs, stopped.splits) == (drawn.springs, drawn.splits) and drawn.complete
-    code, out, err = invoke(
+    code, out, _ = invoke(
         "odds", "568888999TTTQKA2B", "--samples", "1000000000", "--timeout", "1e-9"
     )
     assert code == 3 and f"springs in {CHUNK} samples" in out and "stopped it short" in out

@@ -7,20 +7,21 @@ import sys
 import click
 
 from cpsolver.cli.base import cli
-from cpsolver.cli.inputs import read_cards, read_source
+from cpsolver.cli.inputs import HandFlags, read_position_document
 from cpsolver.cli.options import (
     QUESTION_TIMEOUT,
     common_options,
     memory_bytes,
     memory_option,
+    position_options,
     timeout_option,
 )
-from cpsolver.cli.output import emit_json, write_json
+from cpsolver.cli.output import emit_json, shown, write_json
+from cpsolver.cli.show import draw_position, picture_options, write_pictures
 from cpsolver.endgame import EndgameResult, Position, solve
 from cpsolver.endgame.proof import build_strategy_proof
-from cpsolver.io.positionformat import parse_position
+from cpsolver.io.positioncorpus import PositionDocument
 from cpsolver.io.rulefiles import load_rules
-from cpsolver.rules.ruleset import RuleSet
 
 
 def hand_name(position: Position, player: int) -> str:
@@ -37,45 +38,24 @@ def side_wins(position: Position, side: int) -> str:
     return f"hand {side} wins"
 
 
-def read_position(
-    source: str | None,
-    hands: tuple[str, ...],
-    turn: int | None,
-    table: str | None,
-    by: int | None,
-    rules: RuleSet,
-) -> Position:
-    """A position from a file or stdin, or from the hand options."""
-    flags = bool(hands) or turn is not None or table is not None or by is not None
-    if source is not None:
-        if flags:
-            raise click.UsageError("give a POSITION file or the --hand options, not both")
-        return parse_position(read_source(source), rules)
-    if len(hands) not in (2, 3):
-        raise click.UsageError(
-            "give a POSITION file (or - for stdin), or two or three --hand options"
-        )
-    if (table is None) != (by is None):
-        raise click.UsageError("--table and --by go together")
-    return Position.parse(
-        [read_cards(h) for h in hands],
-        turn or 0,
-        None if table is None else read_cards(table),
-        by,
-        rules,
-    )
+def agreement(position: Position, expected: int, winner: int | None) -> str:
+    """Whether the verdict is the one a corpus line expects, in words."""
+    said = side_wins(position, expected)
+    if winner is None:
+        return f"expected: {said} (no verdict to compare)"
+    if winner == expected:
+        return f"expected: {said} (agrees)"
+    return f"expected: {said}, but {side_wins(position, winner)}"
 
 
-def report(result: EndgameResult) -> str:
-    """The human report: the verdict, the winning moves, a line to the end, statistics."""
+def report(result: EndgameResult, document: PositionDocument | None = None) -> str:
+    """The human report: the id, the verdict (and the one expected), the winning moves, a line, statistics."""
     position = result.position
     mover = hand_name(position, position.turn)
-    # Echo what the answer starts from: the play to beat, when the mover does not lead.
-    start = (
-        []
-        if position.table is None or position.by is None
-        else [f"on the table: {position.table} by {hand_name(position, position.by)}"]
-    )
+    # Echo what the answer starts from: the line's id, the play to beat when the mover does not lead.
+    start = [] if document is None or document.id is None else [f"id: {shown(document.id)}"]
+    if position.table is not None and position.by is not None:
+        start.append(f"on the table: {position.table} by {hand_name(position, position.by)}")
     if result.winner is None:
         reason = (
             "the memory cap could not be kept"
@@ -88,6 +68,8 @@ def report(result: EndgameResult) -> str:
         lines = [f"{side_wins(position, result.winner)}: {mover} to move wins with {moves}"]
     else:
         lines = [f"{side_wins(position, result.winner)}: {mover} to move loses, whatever it plays"]
+    if document is not None and document.expected is not None:
+        lines.append(agreement(position, document.expected, result.winner))
     lines = start + lines
     if result.line:
         lines.append("a line of best play:")
@@ -106,18 +88,7 @@ def report(result: EndgameResult) -> str:
 
 @cli.command("endgame")
 @click.argument("position_file", required=False, metavar="[POSITION]")
-@click.option(
-    "--hand",
-    "hands",
-    multiple=True,
-    metavar="CARDS",
-    help="A hand, in turn order: two for a two-player puzzle, three for landlord, peasant 1, peasant 2.",
-)
-@click.option("--turn", type=click.IntRange(0, 2), help="The hand to move (default 0).")
-@click.option(
-    "--table", metavar="CARDS", help="The play to beat, if the player to move does not lead."
-)
-@click.option("--by", type=click.IntRange(0, 2), help="The hand that made the --table play.")
+@position_options()
 @click.option("--all", "all_moves", is_flag=True, help="List every winning move, each solved.")
 @click.option(
     "--proof",
@@ -127,10 +98,11 @@ def report(result: EndgameResult) -> str:
 )
 @timeout_option("Give up with 'unknown' (exit 3) after this long.", default=QUESTION_TIMEOUT)
 @memory_option
+@picture_options
 @common_options
 def endgame_command(
     position_file: str | None,
-    hands: tuple[str, ...],
+    flags: HandFlags,
     turn: int | None,
     table: str | None,
     by: int | None,
@@ -138,6 +110,8 @@ def endgame_command(
     proof_path: str | None,
     timeout: float | None,
     memory_mib: float | None,
+    svg_path: str | None,
+    html_path: str | None,
     as_json: bool,
     rules_name: str,
 ) -> None:
@@ -146,8 +120,11 @@ def endgame_command(
     POSITION is a file (or - for stdin): JSON {"hands": [CARDS, CARDS(, CARDS)],
     "turn": N, "table": null | {"cards": CARDS, "by": N}}, a JSON deal (the
     landlord to lead), or 'hand0: CARDS' lines with optional 'turn: N' and
-    'table: CARDS by N'. Two hands are an endgame puzzle; three are the
-    landlord and the two peasants, who win together. Side 0 is hand 0's.
+    'table: CARDS by N'; a line of 'cpsolver deal' may carry an "id" and an
+    "expected" winner, which the report echoes. Or give the hands as flags:
+    --hand CARDS in turn order, or --landlord, --peasant1, --peasant2.
+    Two hands are an endgame puzzle; three are the landlord and the two
+    peasants, who win together. Side 0 is hand 0's.
     Exit 0 when the side to move wins, 1 when it loses, 2 for bad input,
     3 when the time limit ran out (by default 300 s; --timeout none lifts it).
 
@@ -155,18 +132,33 @@ def endgame_command(
     Examples:
       cpsolver endgame examples/level50.txt
       cpsolver endgame --hand 'KK 3' --hand 'QQ 4' --all --json
+      cpsolver endgame --landlord 568JQ --peasant1 4TQKB --peasant2 37JA2
       cpsolver endgame examples/spring.txt --proof strategy.json
+      cpsolver endgame examples/position3.json --html position.html
+      cpsolver deal --kind position3 --count 1 | cpsolver endgame -
     """
     rules = load_rules(rules_name)
-    position = read_position(position_file, hands, turn, table, by, rules)
-    result = solve(position, rules, timeout, all_moves, memory_bytes(memory_mib))
+    document = read_position_document(position_file, flags, turn, table, by, rules)
+    result = solve(document.position, rules, timeout, all_moves, memory_bytes(memory_mib))
     if proof_path is not None:
         if result.winner is None:
             click.echo("no proof written: the verdict is unknown", err=True)
         else:
             write_json(proof_path, build_strategy_proof(result, rules))
+    text = report(result, document)
+    if svg_path or html_path:
+        drawing = draw_position(document.position)
+        write_pictures(svg_path, html_path, "Open-hand position", drawing.pictures, text)
     if as_json:
-        emit_json(result.as_dict())
+        labels: dict[str, object] = {}
+        if document.id is not None:
+            labels["id"] = document.id
+        if document.expected is not None:
+            labels["expected"] = {"winner": document.expected}
+        emit_json({**labels, **result.as_dict()})
+        if document.expected is not None and result.winner not in (None, document.expected):
+            # As solve does: a verdict other than the one expected is said, on stderr.
+            click.echo(agreement(document.position, document.expected, result.winner), err=True)
     else:
-        click.echo(report(result))
+        click.echo(text)
     sys.exit(3 if result.mover_wins is None else 0 if result.mover_wins else 1)

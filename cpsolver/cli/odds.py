@@ -9,15 +9,17 @@ from typing import TYPE_CHECKING
 import click
 
 from cpsolver.cli.base import cli
-from cpsolver.cli.inputs import read_cards
+from cpsolver.cli.inputs import read_cards, read_landlord_cards
 from cpsolver.cli.options import (
     QUESTION_TIMEOUT,
     cluster_options,
     common_options,
+    landlord_option,
     make_runner,
     timeout_option,
 )
-from cpsolver.cli.output import emit_json, with_progress
+from cpsolver.cli.output import emit_json, shown, with_progress
+from cpsolver.io.dealformat import DealDocument
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.rules.cards import Hand
 
@@ -82,8 +84,20 @@ def _report(odds: Odds) -> str:
     return "\n".join(lines)
 
 
+def _hand(hand: str | None, landlord: str | None) -> tuple[str, DealDocument | None]:
+    """The landlord's cards from HAND or --landlord (one of them), and the deal a file held."""
+    if hand is not None and landlord is not None:
+        raise click.UsageError("give the landlord's HAND or --landlord, not both")
+    if hand is None and landlord is None:
+        raise click.UsageError("give the landlord's HAND (or --landlord CARDS)")
+    if landlord is not None:
+        return read_landlord_cards(landlord, "--landlord")
+    return read_landlord_cards(hand or "", "HAND")
+
+
 @cli.command("odds")
-@click.argument("hand", metavar="HAND")
+@click.argument("hand", metavar="HAND", required=False)
+@landlord_option("HAND")
 @click.option(
     "--unseen",
     metavar="CARDS",
@@ -117,7 +131,8 @@ def _report(odds: Odds) -> str:
 @cluster_options(1)
 @common_options
 def odds_command(
-    hand: str,
+    hand: str | None,
+    landlord: str | None,
     unseen: str | None,
     peasant_sizes: tuple[int, int] | None,
     distribution: bool,
@@ -141,9 +156,15 @@ def odds_command(
     spring is possible, 1 when not, 2 for bad input, 3 when the time limit
     (300 s by default) stopped the work short.
 
+    HAND (or --landlord CARDS) is cards, or - or a file holding cards, a deal
+    or a line of 'cpsolver deal': then the landlord's hand, and the
+    peasants' cards are the unseen ones, dealt as their hands are.
+
     \b
     Examples:
       cpsolver odds 568888999TTTQKAA22BR
+      cpsolver odds --landlord 568888999TTTQKAA22BR
+      cpsolver deal --count 1 --seed 3 | cpsolver odds -
       cpsolver odds 568888999TTTQKAA22BR --distribution --json
       cpsolver odds 568888999TTTQKA2B --samples 10000 --seed 1
       cpsolver odds 'KK 2' --unseen 'AA 3 4' --peasant-sizes 2,2
@@ -151,12 +172,13 @@ def odds_command(
     rules = load_rules(rules_name)
     from cpsolver.odds import chunks, estimate_odds, exact_odds, question
 
-    asked = question(
-        Hand.parse(read_cards(hand)),
-        None if unseen is None else Hand.parse(read_cards(unseen)),
-        peasant_sizes,
-        rules,
-    )
+    cards, document = _hand(hand, landlord)
+    unseen_hand = None if unseen is None else Hand.parse(read_cards(unseen, "--unseen"))
+    if document is not None and unseen is None and peasant_sizes is None:
+        # A deal says which cards the landlord cannot see, and how they are dealt.
+        unseen_hand = document.deal.peasant1 + document.deal.peasant2
+        peasant_sizes = (len(document.deal.peasant1), len(document.deal.peasant2))
+    asked = question(Hand.parse(cards), unseen_hand, peasant_sizes, rules)
     started = time.perf_counter()
     deadline = None if timeout is None else time.monotonic() + timeout
     if samples is not None:
@@ -176,8 +198,11 @@ def odds_command(
             )
         finally:
             runner.close()
+    labels = {} if document is None or document.id is None else {"id": document.id}
     if as_json:
-        emit_json({**odds.as_dict(), "seconds": round(time.perf_counter() - started, 3)})
+        emit_json({**labels, **odds.as_dict(), "seconds": round(time.perf_counter() - started, 3)})
     else:
+        if labels:
+            click.echo(shown(f"deal {labels['id']}"))
         click.echo(_report(odds))
     sys.exit(3 if not odds.complete else 0 if odds.springs else 1)

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from cpsolver.cli.base import BadInput, F
+from cpsolver.cli.inputs import HandFlags
 from cpsolver.endgame.budget import DEFAULT_MEMORY
 from cpsolver.io.dealgen import parse_sizes
 from cpsolver.scale.parallel import Runner, runner_for
@@ -37,12 +38,81 @@ def common_options(command: F) -> F:
     return click.option("--json", "as_json", is_flag=True, help="Write JSON to stdout.")(command)
 
 
+def hand_options(instead_of: str, players: tuple[int, ...]) -> Callable[[F], F]:
+    """The hand flags, one family on every command: the three seats, or ``--hand`` in turn order.
+
+    ``--landlord``, ``--peasant1`` and ``--peasant2`` give a three-player deal
+    or position; ``--hand CARDS``, repeated, gives ``players`` hands in turn
+    order. The command receives them as one argument, ``flags`` (a
+    :class:`~cpsolver.cli.inputs.HandFlags`), read by the readers of
+    :mod:`cpsolver.cli.inputs`.
+    """
+    counts = " or ".join(("two", "three")[count - 2] for count in players)
+    three = "landlord, peasant 1, peasant 2"
+    order = f"{counts}: {three}" if players == (3,) else f"{counts}; three are {three}"
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def merged(*args: Any, **kwargs: Any) -> Any:
+            kwargs["flags"] = HandFlags(
+                kwargs.pop("landlord"),
+                kwargs.pop("peasant1"),
+                kwargs.pop("peasant2"),
+                kwargs.pop("hand_flags"),
+            )
+            return command(*args, **kwargs)
+
+        wrapped: Any = click.option(
+            "--hand",
+            "hand_flags",
+            multiple=True,
+            metavar="CARDS",
+            help=f"A hand, in turn order ({order}), instead of {instead_of}.",
+        )(merged)
+        for seat in ("peasant2", "peasant1", "landlord"):
+            wrapped = seat_option(seat, instead_of)(wrapped)
+        return wrapped  # type: ignore[no-any-return]
+
+    return decorate
+
+
+def seat_option(seat: str, instead_of: str) -> Callable[[F], F]:
+    """One seat's flag of the hand family: ``--landlord``, ``--peasant1`` or ``--peasant2``."""
+    whose = {"landlord": "The landlord's", "peasant1": "Peasant 1's", "peasant2": "Peasant 2's"}
+    return click.option(
+        f"--{seat}", seat, metavar="CARDS", help=f"{whose[seat]} hand (instead of {instead_of})."
+    )
+
+
+def landlord_option(instead_of: str) -> Callable[[F], F]:
+    """``--landlord CARDS`` alone, for a command about the landlord's hand (odds)."""
+    return seat_option("landlord", instead_of)
+
+
 def deal_options(command: F) -> F:
-    for name in ("--peasant2", "--peasant1", "--landlord"):
-        command = click.option(
-            name, metavar="CARDS", help=f"The {name[2:]}'s hand (instead of DEAL)."
-        )(command)
+    """``[DEAL]`` and the hand flags (three hands): what solve, explain and export-cnf read."""
+    command = hand_options("DEAL", (3,))(command)
     return click.argument("deal", required=False, metavar="[DEAL]")(command)
+
+
+def position_options(instead_of: str = "POSITION") -> Callable[[F], F]:
+    """The hand flags (two or three hands) with ``--turn``, ``--table`` and ``--by``: a position."""
+
+    def decorate(command: F) -> F:
+        command = click.option(
+            "--by", type=click.IntRange(0, 2), help="The hand that made the --table play."
+        )(command)
+        command = click.option(
+            "--table",
+            metavar="CARDS",
+            help="The play to beat, if the player to move does not lead.",
+        )(command)
+        command = click.option(
+            "--turn", type=click.IntRange(0, 2), help="The hand to move (default 0, the landlord)."
+        )(command)
+        return hand_options(instead_of, (2, 3))(command)
+
+    return decorate
 
 
 def positive_seconds(

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from cpsolver.cli.base import BadInput, cli
-from cpsolver.cli.inputs import read_source
-from cpsolver.cli.options import common_options
+from cpsolver.cli.inputs import HandFlags, read_deal, read_position_document, read_source
+from cpsolver.cli.options import common_options, position_options
 from cpsolver.cli.output import emit_json
 from cpsolver.io.dealformat import deal_as_dict, parse_deal
 from cpsolver.io.positionformat import (
+    ENTRY_KEYS,
     parse_position,
     position_as_dict,
     position_from_dict,
@@ -335,18 +336,63 @@ def draw(text: str, rules: RuleSet, solve: bool, source: str = "input") -> list[
         return [draw_checked(text, rules)]
     if kind is not None:
         raise BadInput(f"cannot show a document of format {kind!r}")
-    if "hands" in first:
-        return [draw_position(position_from_dict(first, rules))]
+    if "hands" in first:  # a corpus line is a position file too: its id and expected are allowed
+        return [draw_position(position_from_dict(first, rules, ENTRY_KEYS))]
     return [draw_deal(parse_deal(text), rules, solve)]
 
 
+def draw_flags(
+    flags: HandFlags,
+    turn: int | None,
+    table: str | None,
+    by: int | None,
+    rules: RuleSet,
+    solve: bool,
+) -> Drawing:
+    """The hands the flags give, drawn as their file would be: the three seats a deal, --hand a position.
+
+    The seats with --turn or --table are a position, as a deal file with a ``turn:`` line is.
+    """
+    if flags.seated and turn is None and table is None and by is None:
+        return draw_deal(read_deal(None, flags), rules, solve)
+    return draw_position(read_position_document(None, flags, turn, table, by, rules).position)
+
+
+def _flag_drawing(
+    source: str | None,
+    flags: HandFlags,
+    turn: int | None,
+    table: str | None,
+    by: int | None,
+    rules: RuleSet,
+    solve: bool,
+) -> Drawing:
+    """The drawing of the hand flags; with a SOURCE too, or with neither, a usage error."""
+    if source is not None:
+        raise click.UsageError(
+            "give a SOURCE file or --landlord/--peasant1/--peasant2 or --hand "
+            "(with --turn, --table, --by), not both"
+        )
+    if not flags.given:
+        raise click.UsageError(
+            "give a SOURCE file (or - for stdin), or the hands as --landlord, --peasant1, "
+            "--peasant2 or --hand (in turn order)"
+        )
+    return draw_flags(flags, turn, table, by, rules, solve)
+
+
 @cli.command("show")
-@click.argument("source", metavar="DEAL|POSITION|PROOF|RECORD|ANALYSIS")
+@click.argument("source", required=False, metavar="[DEAL|POSITION|PROOF|RECORD|ANALYSIS]")
+@position_options("SOURCE")
 @click.option("--solve", is_flag=True, help="For a deal: also its spring plan, or why it has none.")
 @picture_options
 @common_options
 def show_command(
-    source: str,
+    source: str | None,
+    flags: HandFlags,
+    turn: int | None,
+    table: str | None,
+    by: int | None,
     solve: bool,
     svg_path: str | None,
     html_path: str | None,
@@ -363,16 +409,23 @@ def show_command(
     and one the checker rejects is not drawn (exit 1). Hands are grouped
     by rank with the 2s and jokers in colour (no colour when piped or with
     NO_COLOR); a plan and an explanation come as tables; a record trick by
-    trick. --json gives what is drawn, as data.
+    trick. --json gives what is drawn, as data. Instead of SOURCE, the hand
+    flags draw a deal (--landlord, --peasant1, --peasant2) or a position
+    (--hand in turn order, with --turn, --table and --by).
 
     \b
     Examples:
       cpsolver show examples/spring.txt --solve
+      cpsolver show --landlord '333444 5 7' --peasant1 4 --peasant2 5 --solve
+      cpsolver show --hand 'KK 3' --hand 'QQ 4' --turn 1 --table 3 --by 0
       cpsolver show proof.json --svg plan.svg
       cpsolver show hands.jsonl --html hands.html
     """
     rules = load_rules(rules_name)
-    drawings = draw(read_source(source, "record"), rules, solve, source_name(source))
+    if source is None or flags.given or turn is not None or table is not None or by is not None:
+        drawings = [_flag_drawing(source, flags, turn, table, by, rules, solve)]
+    else:
+        drawings = draw(read_source(source, "record"), rules, solve, source_name(source))
     pictures = [picture for drawing in drawings for picture in drawing.pictures]
     if (svg_path or html_path) and pictures:
         write_pictures(svg_path, html_path, drawings[0].title, pictures)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from cpsolver.cli.base import BadInput, F, cli
-from cpsolver.cli.inputs import read_deal, read_deal_document, read_source
+from cpsolver.cli.inputs import HandFlags, read_deal, read_deal_document, read_source
 from cpsolver.cli.options import (
     QUESTION_TIMEOUT,
     common_options,
@@ -25,6 +25,7 @@ from cpsolver.cli.show import (
     picture_options,
     write_pictures,
 )
+from cpsolver.io.dealformat import DealDocument
 from cpsolver.io.reading import InputError, loads_json, source_name
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.io.writing import write_text
@@ -39,6 +40,9 @@ from cpsolver.spring.result import OBJECTIVES, SpringResult, Verdict
 from cpsolver.verify.check import check_document
 from cpsolver.verify.cnf import ENCODER
 from cpsolver.verify.documents import read_proof
+
+if TYPE_CHECKING:  # OR-Tools comes with the explanation; only explain loads it
+    from cpsolver.spring.cpsat.explain import Explanation
 
 _EXIT_CODES = {Verdict.SPRING: 0, Verdict.NO_SPRING: 1, Verdict.UNKNOWN: 3}
 
@@ -117,9 +121,7 @@ def engine_options(command: F) -> F:
 @common_options
 def solve_command(
     deal: str | None,
-    landlord: str | None,
-    peasant1: str | None,
-    peasant2: str | None,
+    flags: HandFlags,
     engine: str,
     strategy: cpsat.Strategy,
     objective: str,
@@ -136,21 +138,24 @@ def solve_command(
     DEAL is a file (or - for stdin): three lines 'landlord: CARDS',
     'peasant1: CARDS', 'peasant2: CARDS', or JSON {"landlord": CARDS,
     "peasants": [CARDS, CARDS]}, which may carry an "id" and an "expected"
-    verdict, as a line of 'cpsolver deal' does. Exit 0 spring, 1 no spring,
-    2 bad input, 3 unknown (time limit). A spring's plan has the fewest plays
-    of any.
+    verdict, as a line of 'cpsolver deal' does; or a position file that is a
+    deal (three hands, the landlord to lead). Or give the hands as flags:
+    --landlord, --peasant1, --peasant2, or --hand three times in turn order.
+    Exit 0 spring, 1 no spring, 2 bad input, 3 unknown (time limit). A
+    spring's plan has the fewest plays of any.
 
     \b
     Examples:
       cpsolver solve examples/spring.txt
       cpsolver solve --landlord '333444 5 7' --peasant1 4 --peasant2 5 --json
+      cpsolver solve --hand '333444 5 7' --hand 4 --hand 5
       cpsolver solve examples/spring.txt --proof proof.json --engine search
       cpsolver solve examples/spring.txt --svg plan.svg
       cpsolver deal --count 1 --seed 3 | cpsolver solve - --json
       cpsolver solve examples/spring.txt --proof - | cpsolver verify -
     """
     rules = load_rules(rules_name)
-    document = read_deal_document(deal, landlord, peasant1, peasant2)
+    document = read_deal_document(deal, flags)
     position = document.deal
     if proof_path is not None and objective == "fewest-plays":
         raise click.UsageError("--proof goes with --objective spring or fewest-answerable")
@@ -165,15 +170,25 @@ def solve_command(
             draw_plan(drawing, position, [step.play for step in result.plan], rules)
         write_pictures(svg_path, html_path, "Spring plan", drawing.pictures, _report(result))
     if as_json:
-        labels = {"id": document.id, "expected": document.expected}
-        emit_json({**{k: v for k, v in labels.items() if v is not None}, **result.as_dict()})
+        emit_json({**_labels(document), **result.as_dict()})
     else:
         if document.id is not None:
             click.echo(shown(f"deal {document.id}"), err=proof_path == "-")
         click.echo(_report(result), err=proof_path == "-")
-    if document.expected is not None and document.expected != result.verdict.value:
-        click.echo(f"expected {document.expected}, but the verdict is {result.verdict}", err=True)
+    _check_expected(document, result.verdict)
     sys.exit(_EXIT_CODES[result.verdict])
+
+
+def _labels(document: DealDocument) -> dict[str, str]:
+    """The id and expected verdict a deal file carries, for the JSON answer."""
+    labels = {"id": document.id, "expected": document.expected}
+    return {key: value for key, value in labels.items() if value is not None}
+
+
+def _check_expected(document: DealDocument, verdict: Verdict) -> None:
+    """Say on stderr when the verdict is not the one the deal's file expects."""
+    if document.expected is not None and document.expected != verdict.value:
+        click.echo(f"expected {document.expected}, but the verdict is {verdict}", err=True)
 
 
 def _write_proof(path: str, deal: Deal, result: SpringResult, rules: RuleSet) -> None:
@@ -282,9 +297,7 @@ def _proof_words(document: Any, walked: int) -> str:
 @common_options
 def explain_command(
     deal: str | None,
-    landlord: str | None,
-    peasant1: str | None,
-    peasant2: str | None,
+    flags: HandFlags,
     svg_path: str | None,
     html_path: str | None,
     as_json: bool,
@@ -294,39 +307,55 @@ def explain_command(
 
     The blocking cards are irreducible: without any one of them, the rest could
     be played by disjoint plays with at most one answerable. Each comes with the
-    plays that could carry it and who answers each. Exit 0 for a spring (nothing
-    to explain), 1 for no spring (explained), 2 for bad input.
+    plays that could carry it and who answers each. DEAL is read as by
+    'cpsolver solve' (a corpus line's id is printed first), or the hands are
+    given as --landlord, --peasant1, --peasant2 or --hand three times. Exit 0
+    for a spring (nothing to explain), 1 for no spring (explained), 2 for bad
+    input.
 
     \b
     Examples:
       cpsolver explain examples/no_spring.txt
       cpsolver explain --landlord 'KK 2' --peasant1 AA --peasant2 B --json
+      cpsolver explain --hand 'KK 2' --hand AA --hand B
+      cpsolver deal --count 1 --seed 3 | cpsolver explain -
       cpsolver explain examples/no_spring.txt --html why.html
     """
     rules = load_rules(rules_name)
-    position = read_deal(deal, landlord, peasant1, peasant2)
+    document = read_deal_document(deal, flags)
+    position = document.deal
     from cpsolver.spring.cpsat.explain import explain  # OR-Tools: only here
 
     explanation = explain(position, rules)
+    verdict = Verdict.SPRING if explanation.blocking is None else Verdict.NO_SPRING
     if svg_path or html_path:
         drawing = draw_deal(position, rules, solve=False)
         if explanation.blocking is not None:
             draw_explanation(drawing, position, rules, explanation)
         write_pictures(svg_path, html_path, "Why no spring", drawing.pictures)
     if as_json:
-        emit_json(explanation.as_dict())
-    elif explanation.blocking is None:
-        click.echo("spring: nothing to explain")
+        emit_json({**_labels(document), **explanation.as_dict()})
     else:
-        blocking = explanation.blocking
-        click.echo(
-            f"no spring: the landlord's {' '.join(map(rank_symbol, blocking.ranks()))} cannot all be played "
-            "with at most one answerable play"
-        )
-        for rank, carriers in explanation.carriers.items():
-            click.echo(f"  {rank_symbol(rank)}: " + "; ".join(str(c) for c in carriers))
-        click.echo("Without any one of these cards, the rest could be played.")
+        if document.id is not None:
+            click.echo(shown(f"deal {document.id}"))
+        click.echo(_explanation_report(explanation))
+    _check_expected(document, verdict)
     sys.exit(0 if explanation.blocking is None else 1)
+
+
+def _explanation_report(explanation: Explanation) -> str:
+    """The human report of explain: the blocking cards, each with the plays that could carry it."""
+    blocking = explanation.blocking
+    if blocking is None:
+        return "spring: nothing to explain"
+    cards = " ".join(map(rank_symbol, blocking.ranks()))
+    lines = [
+        f"no spring: the landlord's {cards} cannot all be played with at most one answerable play"
+    ]
+    for rank, carriers in explanation.carriers.items():
+        lines.append(f"  {rank_symbol(rank)}: " + "; ".join(str(c) for c in carriers))
+    lines.append("Without any one of these cards, the rest could be played.")
+    return "\n".join(lines)
 
 
 @cli.command("export-cnf")
@@ -347,9 +376,7 @@ def explain_command(
 @rules_option
 def export_cnf_command(
     deal: str | None,
-    landlord: str | None,
-    peasant1: str | None,
-    peasant2: str | None,
+    flags: HandFlags,
     cnf_path: str,
     drat_path: str | None,
     rules_name: str,
@@ -358,7 +385,8 @@ def export_cnf_command(
 
     The CNF says "the blocking cards can be covered by disjoint plays with at
     most one answerable" (encoder cover-cnf-1, see the README); a refutation
-    proves there is no spring. Output is DIMACS and DRAT, not JSON. Exit 0
+    proves there is no spring. DEAL and the hand flags are read as by
+    'cpsolver solve'. Output is DIMACS and DRAT, not JSON. Exit 0
     when written, 1 for a spring (nothing to refute), 2 for bad input.
 
     \b
@@ -367,7 +395,7 @@ def export_cnf_command(
       drat-trim deal.cnf deal.drat
     """
     rules = load_rules(rules_name)
-    position = read_deal(deal, landlord, peasant1, peasant2)
+    position = read_deal(deal, flags)
     from cpsolver.spring.certify import certify  # python-sat and OR-Tools: only here
 
     certified = certify(position, rules)

@@ -22,8 +22,15 @@ from itertools import chain
 from typing import Any
 
 from cpsolver.io.corpus import corpus_id, numbered, parse_line, read_entries
-from cpsolver.io.positionformat import position_as_dict, position_from_dict
+from cpsolver.io.positionformat import (
+    ENTRY_KEYS,
+    PositionFormatError,
+    parse_position,
+    position_as_dict,
+    position_from_dict,
+)
 from cpsolver.io.reading import InputError, loads_json
+from cpsolver.rules.cards import Deal
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet
@@ -55,9 +62,69 @@ def parse_position_line(line: str, number: int, rules: RuleSet | None = None) ->
     return parse_line(line, number, entry, PositionCorpusError)
 
 
+@dataclass(frozen=True)
+class PositionDocument:
+    """A position file: the position, and the id and expected winner a JSON line may carry."""
+
+    position: Position
+    id: str | None = None
+    expected: int | None = None
+
+
+def parse_position_document(
+    text: str, rules: RuleSet | None = None, source: str | None = None
+) -> PositionDocument:
+    """A position file of either form, with a JSON line's ``id`` and ``expected`` winner.
+
+    A corpus line of ``cpsolver deal`` (a position or a deal) is a position
+    file; errors name ``source`` when it is given.
+
+    >>> found = parse_position_document('{"id": "p", "hands": ["3", "4"], "expected": {"winner": 1}}')
+    >>> found.id, found.expected
+    ('p', 1)
+    """
+    if text.lstrip()[:1] not in ("{", "["):
+        try:
+            return PositionDocument(parse_position(text, rules))
+        except CpsolverError as error:
+            raise type(error)(f"{source}: {error}" if source else str(error)) from None
+    try:
+        data = loads_json(text, source or "position")
+    except InputError as error:  # the reading layer's limits: digits, depth; it names the source
+        raise PositionFormatError(str(error)) from None
+    try:
+        position = position_from_dict(data, rules, ENTRY_KEYS)
+        found = data.get("id")  # position_from_dict refuses anything but an object
+        return PositionDocument(
+            position,
+            None if found is None else corpus_id(data, 0),
+            _expected(data.get("expected")),
+        )
+    except CpsolverError as error:
+        raise type(error)(f"{source}: {error}" if source else str(error)) from None
+
+
+def position_as_deal(position: Position, source: str | None = None) -> Deal:
+    """The deal a position is when it is one: three hands, the landlord to lead, a clear table.
+
+    Errors name ``source`` when it is given.
+
+    >>> position_as_deal(Position.from_deal(Deal.parse("3", "4", "5"))).landlord
+    Hand.parse('3')
+    """
+    if position.players != 3 or position.turn != 0 or position.table is not None:
+        raise PositionFormatError(
+            f"{source}: "
+            * (source is not None)
+            + "a deal is three hands with the landlord (hand 0) to lead and nothing on the table; "
+            "ask 'cpsolver endgame' about other positions"
+        )
+    return Deal(*position.hands)
+
+
 def _expected(value: Any) -> int | None:
     """The winning side a line's ``expected`` names (a deal's spring label implies side 0)."""
-    if value is None or value == "no_spring":
+    if value is None or value in ("no_spring", "unknown"):
         return None
     if value == "spring":
         return 0

@@ -65,6 +65,29 @@ def parse_position(text: str, rules: RuleSet | None = None) -> Position:
     return _parse_text(text, rules)
 
 
+def is_position_text(text: str) -> bool:
+    """Whether a file holds a position, not a deal: JSON with ``"hands"``, or text with hand, turn or table lines.
+
+    Text that is neither (or broken JSON) is not a position: a deal's reader says what is wrong.
+
+    >>> is_position_text("hand0: 3\\nhand1: 4"), is_position_text("landlord: 3\\nturn: 0")
+    (True, True)
+    >>> is_position_text('{"landlord": "3", "peasants": ["4", "5"]}'), is_position_text("landlord: 3")
+    (False, False)
+    """
+    if text.lstrip()[:1] in ("{", "["):
+        try:
+            data = loads_json(text, "position")
+        except InputError:
+            return False
+        return isinstance(data, dict) and "hands" in data
+    keys = {
+        line.split("#", 1)[0].partition(":")[0].strip().lower().replace(" ", "").replace("_", "")
+        for line in text.splitlines()
+    }
+    return any(key.startswith("hand") for key in keys) or bool(keys & {"turn", "table"})
+
+
 def position_from_dict(
     data: Any, rules: RuleSet | None = None, extra: tuple[str, ...] = ()
 ) -> Position:
