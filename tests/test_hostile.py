@@ -624,3 +624,13 @@ def test_an_estimate_stopped_by_its_time_limit_is_the_estimate_of_the_samples_dr
         "odds", "568888999TTTQKA2B", "--samples", "1000000000", "--timeout", "1e-9"
     )
     assert code == 3 and f"springs in {CHUNK} samples" in out and "stopped it short" in out
+
+
+@pytest.mark.parametrize("command", ["solve", "explain", "endgame", "verify"])
+def test_a_corpus_where_one_document_is_read_points_to_batch(command: str, tmp_path: Path) -> None:
+    """`solve` of a two-line corpus said 'broken JSON: Extra data: line 2 column 1'."""
+    corpus = tmp_path / "two.jsonl"
+    corpus.write_text("".join(json.dumps({"id": e.id, **_deal(e)}) + "\n" for e in _deals(2)))
+    code, out, err = invoke(command, str(corpus))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "several JSON documents, one a line" in err and "cpsolver batch" in err

@@ -233,6 +233,11 @@ def loads_json(text: str | bytes, source: str, line: int | None = None) -> Any:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as error:
+        if error.msg == "Extra data" and "\n" in text.strip():
+            raise InputError(
+                f"{where}: several JSON documents, one a line (a corpus?), where one is read: "
+                "give one line, or run 'cpsolver batch' over them all"
+            ) from None
         raise InputError(f"{where}: broken JSON: {error}") from None
     except RecursionError:
         raise InputError(f"{where}: JSON nested deeper than {MAX_DEPTH} levels") from None
