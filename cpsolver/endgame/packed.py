@@ -1,0 +1,261 @@
+"""The rules core on packed hands: plays as small ints, every answer and bound cached.
+
+A hand is an int of four bits a rank; a play is its index in ``play_of``.
+The open-hand search stands on these caches so that its tables hash ints and
+tuples of ints only. Every cache here is recomputed on demand, so
+:meth:`PackedRules.forget` may empty them at any time (the memory cap does);
+only the numbering of plays stays, because the search's keys are written in it.
+"""
+
+from __future__ import annotations
+
+from cpsolver.rules.cards import RANK_COUNT, Hand
+from cpsolver.rules.movegen import MoveGenerator, generator
+from cpsolver.rules.plays import Kind, Play
+from cpsolver.rules.ruleset import RuleSet
+
+_GUARDS = sum(8 << (4 * r) for r in range(RANK_COUNT))  # bit 3 of every 4-bit field
+
+# Work on one hand's fewest-plays splits reads the search's clock every 256
+# splits: ordering the plays of a 27-card hand alone can take seconds.
+_CHECK_SPLITS_EVERY = 256
+
+PASS = -1
+Move = int  # a play's index in PackedRules.play_of, or PASS
+
+
+def pack(hand: Hand) -> int:
+    """A hand as an int, four bits a rank (counts never exceed 4)."""
+    return sum(count << (4 * r) for r, count in enumerate(hand.counts))
+
+
+def unpack(packed: int) -> Hand:
+    """The hand of a packed int."""
+    return Hand((packed >> (4 * r)) & 0xF for r in range(RANK_COUNT))
+
+
+def _contains(packed_hand: int, packed_play: int) -> bool:
+    """Whether the hand holds every card of the play: no field borrows past its guard bit."""
+    return ((packed_hand | _GUARDS) - packed_play) & _GUARDS == _GUARDS
+
+
+class PackedRules:
+    """Plays, answers, fewest-plays splits and run-outs of packed hands, each worked out once."""
+
+    def __init__(self, rules: RuleSet | None = None) -> None:
+        self.moves: MoveGenerator = generator(rules)
+        # Every play met, by index: the play, its packed cards, what ordering reads of it.
+        self.play_of: list[Play] = []
+        self.packed_of: list[int] = []
+        self._index: dict[Play, int] = {}
+        self._strong: list[bool] = []
+        self._rank: list[int] = []
+        self._size: list[int] = []
+        self._plays: dict[int, list[int]] = {}
+        self._answers: dict[int, dict[int, list[int]]] = {}
+        self._answerable: dict[int, dict[int, bool]] = {}
+        self._runs_out: dict[tuple[int, tuple[int, ...]], tuple[Move, ...] | None] = {}
+        self._fewest: dict[int, int] = {}
+        self._splits = 0  # fewest-plays splits worked out, for the clock
+        self._lead_order: dict[int, list[Move]] = {}
+        self._answer_order: dict[int, dict[Move, list[Move]]] = {}
+        self._wholes: dict[int, Move] = {}
+
+    def forget(self) -> None:
+        """Empty every cache of hands (plays keep their numbers)."""
+        for cache in (
+            self._plays,
+            self._answers,
+            self._answerable,
+            self._runs_out,
+            self._fewest,
+            self._lead_order,
+            self._answer_order,
+            self._wholes,
+        ):
+            cache.clear()
+
+    def _check_clock(self) -> None:
+        """Called now and then from long work on one hand; the search reads its clock here."""
+
+    def index(self, play: Play) -> Move:
+        """The index of a play, given on first sight."""
+        found = self._index.get(play)
+        if found is None:
+            found = self._index[play] = len(self.play_of)
+            self.play_of.append(play)
+            self.packed_of.append(pack(play.cards))
+            self._strong.append(play.kind is Kind.BOMB or play.kind is Kind.ROCKET)
+            self._rank.append(play.rank)
+            self._size.append(play.size)
+        return found
+
+    def plays(self, hand: int) -> list[Move]:
+        """Every play in a packed hand."""
+        found = self._plays.get(hand)
+        if found is None:
+            found = self._plays[hand] = [self.index(p) for p in self.moves.plays(unpack(hand))]
+        return found
+
+    def answers(self, hand: int, play: Move) -> list[Move]:
+        """Every play in a packed hand that beats play ``play``."""
+        by_play = self._answers.get(hand)
+        if by_play is None:
+            by_play = self._answers[hand] = {}
+        found = by_play.get(play)
+        if found is None:
+            beaten = self.play_of[play]
+            found = by_play[play] = [
+                self.index(p) for p in self.moves.answers(unpack(hand), beaten)
+            ]
+        return found
+
+    def can_answer(self, hand: int, play: Move) -> bool:
+        """Whether a packed hand holds a play that beats play ``play``."""
+        by_play = self._answerable.get(hand)
+        if by_play is None:
+            by_play = self._answerable[hand] = {}
+        found = by_play.get(play)
+        if found is None:
+            found = by_play[play] = self.moves.can_answer(unpack(hand), self.play_of[play])
+        return found
+
+    def _safe(self, play: Move, opponents: tuple[int, ...]) -> bool:
+        """Whether no opponent can beat the play (nor ever will: hands only shrink)."""
+        for opponent in opponents:
+            if self.can_answer(opponent, play):
+                return False
+        return True
+
+    # -- bounds and shortcuts ----------------------------------------------
+
+    def fewest(self, hand: int) -> int:
+        """The fewest plays that ``hand`` splits into (0 for no cards)."""
+        if not hand:
+            return 0
+        found = self._fewest.get(hand)
+        if found is not None:
+            return found
+        self._splits += 1
+        if self._splits % _CHECK_SPLITS_EVERY == 0:
+            self._check_clock()
+        lowest = 0xF << (4 * (((hand & -hand).bit_length() - 1) // 4))
+        best = 1 << 30
+        packed_of = self.packed_of
+        for play in self.plays(hand):
+            packed = packed_of[play]
+            if packed & lowest:
+                best = min(best, 1 + self.fewest(hand - packed))
+                if best == 1:
+                    break
+        self._fewest[hand] = best
+        return best
+
+    def runs_out(self, hand: int, opponents: tuple[int, ...]) -> tuple[Move, ...] | None:
+        """Plays that empty ``hand`` from the lead with none but the last answerable, or None.
+
+        Each such play keeps the lead (every opponent must pass; a partner
+        may), so the player wins without the opponents ever playing a card.
+        """
+        key = (hand, opponents)
+        if key in self._runs_out:
+            return self._runs_out[key]
+        packed_of = self.packed_of
+        plays = self.plays(hand)
+        # Larger plays first: the plan found then looks like play (KK, not K and K).
+        safe = sorted((p for p in plays if self._safe(p, opponents)), key=lambda p: -self._size[p])
+        coverable = 0
+        for play in safe:
+            coverable |= packed_of[play]
+        # Ranks no safe play holds: the one answerable play, played last, must take them all.
+        uncovered = sum(
+            0xF << (4 * r)
+            for r in range(RANK_COUNT)
+            if (hand >> (4 * r)) & 0xF and not (coverable >> (4 * r)) & 0xF
+        )
+        memo: dict[int, Move | None] = {}
+
+        def cover(left: int) -> Move | None:
+            """A safe play holding the lowest card of ``left`` that starts a safe split."""
+            if left in memo:
+                return memo[left]
+            lowest = 0xF << (4 * (((left & -left).bit_length() - 1) // 4))
+            memo[left] = None
+            for play in safe:
+                packed = packed_of[play]
+                if packed & lowest and _contains(left, packed):
+                    rest = left - packed
+                    if not rest or cover(rest) is not None:
+                        memo[left] = play
+                        break
+            return memo[left]
+
+        found: tuple[Move, ...] | None = None
+        if uncovered:
+            lasts = [p for p in plays if _holds_all(packed_of[p], hand, uncovered)]
+        else:
+            lasts = [PASS, *plays]
+        for last in lasts:
+            rest = hand - (packed_of[last] if last != PASS else 0)
+            if rest and cover(rest) is None:
+                continue
+            steps = []
+            while rest:
+                step = memo[rest]
+                assert step is not None
+                steps.append(step)
+                rest -= packed_of[step]
+            if last != PASS:
+                steps.append(last)
+            found = tuple(steps)
+            break
+        self._runs_out[key] = found
+        return found
+
+    def _ordered_plays(self, hand: int) -> list[Move]:
+        """The plays to lead from ``hand``, most promising first."""
+        found = self._lead_order.get(hand)
+        if found is None:
+            found = self._lead_order[hand] = self._ordered(self.plays(hand), hand)
+        return found
+
+    def _ordered_answers(self, hand: int, table: Move, partner: bool) -> list[Move]:
+        """The answers to ``table`` from ``hand`` and the pass, most promising first.
+
+        Over a partner's play (``partner``), passing comes first; over an
+        opponent's, last.
+        """
+        by_table = self._answer_order.get(hand)
+        if by_table is None:
+            by_table = self._answer_order[hand] = {}
+        found = by_table.get(table)
+        if found is None:
+            found = by_table[table] = self._ordered(self.answers(hand, table), hand)
+        return [PASS, *found] if partner else [*found, PASS]
+
+    def _ordered(self, candidates: list[Move], hand: int) -> list[Move]:
+        # Measured on the published puzzles: keeping the hand easy to play out,
+        # then spending low cards first, cuts the nodes fivefold.
+        strong, rank, size, packed_of, fewest = (
+            self._strong,
+            self._rank,
+            self._size,
+            self.packed_of,
+            self.fewest,
+        )
+        return sorted(
+            candidates, key=lambda p: (strong[p], fewest(hand - packed_of[p]), rank[p], -size[p])
+        )
+
+    def _whole(self, hand: int) -> Move:
+        """The play that is the whole of ``hand``, or -1 if the hand is no one play."""
+        found = self._wholes.get(hand)
+        if found is None:
+            found = next((p for p in self.plays(hand) if self.packed_of[p] == hand), -1)
+            self._wholes[hand] = found
+        return found
+
+
+def _holds_all(packed_play: int, hand: int, uncovered: int) -> bool:
+    """Whether a play takes every card of the ``uncovered`` ranks of ``hand``."""
+    return packed_play & uncovered == hand & uncovered
