@@ -74,6 +74,10 @@ NOTATION_CASES = [
     pytest.param("R2A3B", "3A2BR", id="output uses canonical symbols sorted low to high"),
     pytest.param("5 4 3 3", "3345", id="`33 4 5...` rendered as `3345...`"),
     pytest.param("d x 2 10 j", "TJ2BR", id="aliases render as canonical symbols"),
+    pytest.param("bj rj", "BR", id="`bj`/`rj` as words of their own are the jokers"),
+    pytest.param("3 BJ,RJ", "3BR", id="`BJ`/`RJ` any case, between separators"),
+    pytest.param("小王 大王", "BR", id="`小王` black and `大王` red"),
+    pytest.param("3大王小王", "3BR", id="`小王` and `大王` anywhere"),
 ]
 
 
@@ -97,6 +101,23 @@ UNKNOWN_SYMBOL_CASES = [
     ),
     pytest.param("10 1", "unknown card symbol '1' at position 4", id="a lone 1 is not `10`"),
     pytest.param("3456 0", "unknown card symbol '0' at position 6", id="a lone 0 is unknown"),
+    pytest.param(
+        "QKABJ",
+        "'BJ' at position 4 reads two ways: the black joker, or B and J; "
+        "write B alone for the joker, or a space between for both",
+        id="BJ inside a word: refused",
+    ),
+    pytest.param(
+        "3 rj4",
+        "'rj' at position 3 reads two ways: the red joker, or R and J; "
+        "write R alone for the joker, or a space between for both",
+        id="rj inside a word: refused",
+    ),
+    pytest.param(
+        "33 joker",
+        "'joker' at position 4: say which joker, B (black, 小王) or R (red, 大王)",
+        id="joker: which one?",
+    ),
 ]
 
 

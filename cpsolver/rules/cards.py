@@ -79,30 +79,68 @@ def count_phrase(count: int, rank: Rank) -> str:
     return f"{word} {RANK_SYMBOLS[rank]}{'s' if count != 1 else ''}"
 
 
+# Rule "input notation": names of a joker read as one card. ``bj``/``rj`` only
+# as a word of their own, the way suit-and-rank notations write them
+# (``S3 HT BJ RJ``); inside a word ``BJ`` could as well be B and J, and is refused.
+_JOKER_WORDS: dict[str, Rank] = {"bj": BLACK_JOKER, "rj": RED_JOKER}
+_JOKER_NAMES: dict[str, Rank] = {"小王": BLACK_JOKER, "大王": RED_JOKER}
+
+
 def parse_ranks(text: str) -> list[Rank]:
     """The ranks written in ``text``, in the order written.
 
     Separators (spaces, commas, dashes) are skipped; anything else that is no
-    card symbol raises :class:`CardSyntaxError` with its 1-based position.
+    card symbol raises :class:`CardSyntaxError` with its 1-based position, and
+    so does anything that could be read as two different sets of cards.
 
     >>> parse_ranks("3-3,10 d")
     [0, 0, 7, 14]
+    >>> parse_ranks("bj RJ 大王")
+    [13, 14, 14]
     """
     ranks: list[Rank] = []
     i = 0
     while i < len(text):
         char = text[i]
+        word = _word_at(text, i)
         if char in _SEPARATORS:
             i += 1
+        elif word.lower() in _JOKER_WORDS:
+            ranks.append(_JOKER_WORDS[word.lower()])
+            i += len(word)
+        elif (name := text[i : i + 2]) in _JOKER_NAMES:
+            ranks.append(_JOKER_NAMES[name])
+            i += 2
+        elif "joker" in word.lower():
+            raise CardSyntaxError(
+                f"{word!r} at position {i + 1}: say which joker, B (black, 小王) or R (red, 大王)"
+            )
         elif text.startswith("10", i):
             ranks.append(TEN)
             i += 2
+        elif char.upper() in "BR" and text[i + 1 : i + 2].upper() == "J":
+            pair = text[i : i + 2]
+            raise CardSyntaxError(
+                f"{pair!r} at position {i + 1} reads two ways: the "
+                f"{'black' if char.upper() == 'B' else 'red'} joker, or {char.upper()} and J; "
+                f"write {char.upper()} alone for the joker, or a space between for both"
+            )
         elif (rank := _SYMBOL_TO_RANK.get(char.upper())) is not None:
             ranks.append(rank)
             i += 1
         else:
             raise CardSyntaxError(f"unknown card symbol {char!r} at position {i + 1}")
     return ranks
+
+
+def _word_at(text: str, start: int) -> str:
+    """The run of non-separators from ``start`` on (a word only where one begins)."""
+    if start > 0 and text[start - 1] not in _SEPARATORS:
+        return ""
+    end = start
+    while end < len(text) and text[end] not in _SEPARATORS:
+        end += 1
+    return text[start:end]
 
 
 class Hand(Pictured):
