@@ -22,7 +22,9 @@ def run(*args: str, input: str | None = None) -> tuple[int, str, str]:
 def test_level_50_from_its_file() -> None:
     code, out, _ = run("endgame", str(EXAMPLES / "level50.txt"))
     assert code == 0
-    assert out.startswith("hand 0 wins: hand 0 to move wins with 8\na line of best play:\n")
+    assert out.startswith(
+        "the first player (hand 0) wins: hand 0 to move wins with 8\na line of best play:\n"
+    )
     assert "   1. hand 0  8\n" in out
 
 

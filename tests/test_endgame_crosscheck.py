@@ -166,8 +166,13 @@ def test_claimed_moves_are_checked_for_legality_and_for_winning() -> None:
     assert move_failure(answer, "A", RULES, None) is None
     assert move_failure(answer, "AA", RULES, None) == "AA does not beat the table play K"
     losing = Position.parse(["2 5", "A 3"], turn=1, table="K", by=0)
-    assert move_failure(losing, "A", RULES, None) == "A loses: side 0 wins after it"
-    assert move_failure(losing, "pass", RULES, None) == "pass loses: side 0 wins after it"
+    assert (
+        move_failure(losing, "A", RULES, None) == "A loses: the first player (hand 0) wins after it"
+    )
+    assert (
+        move_failure(losing, "pass", RULES, None)
+        == "pass loses: the first player (hand 0) wins after it"
+    )
 
 
 def test_judge_names_disagreements_invalid_moves_proofs_and_labels() -> None:
@@ -177,7 +182,7 @@ def test_judge_names_disagreements_invalid_moves_proofs_and_labels() -> None:
     assert judge(position, [ours, EndgameAnswer("x", None, None, 0.0)], None, RULES, None) is None
     assert judge(position, [ours, EndgameAnswer("x", 1, [], 0.0)], None, RULES, None) == (
         "disagreement",
-        "cpsolver says side 0 wins, x says side 1 wins",
+        "cpsolver says the first player (hand 0) wins, x says the second player (hand 1) wins",
     )
     assert judge(position, [ours, EndgameAnswer("x", 0, ["QQ"], 0.0)], None, RULES, None) == (
         "invalid move",
@@ -191,7 +196,7 @@ def test_judge_names_disagreements_invalid_moves_proofs_and_labels() -> None:
     )
     assert judge(position, [ours], 1, RULES, None) == (
         "disagreement",
-        "expected side 1 to win, cpsolver says side 0",
+        "expected the second player (hand 1) to win, cpsolver says the first player (hand 0) wins",
     )
     broken = EndgameAnswer("cpsolver", 0, ["KK"], 0.0, proof="node 3: no reply to 4")
     assert judge(position, [broken], None, RULES, None) == (
@@ -260,7 +265,10 @@ def test_a_wrong_external_solver_is_caught_and_shrunk() -> None:
         findings = {finding.id: finding for finding in summary.findings}
         assert (summary.agreements, summary.disagreements, summary.invalid_moves) == (1, 2, 1)
         assert sorted(findings) == ["bomb", "mid", "move"]
-        assert findings["move"].reason == "external's winning move B loses: side 1 wins after it"
+        assert (
+            findings["move"].reason
+            == "external's winning move B loses: the second player (hand 1) wins after it"
+        )
         for finding in findings.values():
             small = sum(map(len, finding.position.hands))
             assert small < sum(map(len, finding.original.hands)) or finding.id == "move"

@@ -87,7 +87,7 @@ def test_show_a_proof_a_certificate_and_a_strategy(tmp_path: Path) -> None:
     code, out = run("show", str(proof))
     assert code == 0 and "who could answer" in out and out.startswith("Proof of a spring")
     code, out = run("show", str(strategy))
-    assert out.startswith("Side 0 wins with best play")
+    assert out.startswith("The landlord wins with best play")
     code, out = run("show", str(certificate), "--json")
     assert json.loads(out)["explanation"]["blocking"] == "Q2"
     code, out = run("show", str(strategy), "--json")

@@ -22,6 +22,7 @@ from cpsolver.endgame import EndgameResult, Position, solve
 from cpsolver.endgame.proof import build_strategy_proof
 from cpsolver.io.positioncorpus import PositionDocument
 from cpsolver.io.rulefiles import load_rules
+from cpsolver.rules.position import side_wins
 
 
 def hand_name(position: Position, player: int) -> str:
@@ -31,21 +32,14 @@ def hand_name(position: Position, player: int) -> str:
     return f"hand {player}"
 
 
-def side_wins(position: Position, side: int) -> str:
-    """The words for a side's win: 'hand 1 wins', 'the peasants win'."""
-    if position.players == 3:
-        return ("the landlord wins", "the peasants win")[side]
-    return f"hand {side} wins"
-
-
 def agreement(position: Position, expected: int, winner: int | None) -> str:
     """Whether the verdict is the one a corpus line expects, in words."""
-    said = side_wins(position, expected)
+    said = side_wins(expected, position.players)
     if winner is None:
         return f"expected: {said} (no verdict to compare)"
     if winner == expected:
         return f"expected: {said} (agrees)"
-    return f"expected: {said}, but {side_wins(position, winner)}"
+    return f"expected: {said}, but {side_wins(winner, position.players)}"
 
 
 def report(result: EndgameResult, document: PositionDocument | None = None) -> str:
@@ -65,9 +59,11 @@ def report(result: EndgameResult, document: PositionDocument | None = None) -> s
         lines = [f"unknown: {reason} before a verdict"]
     elif result.mover_wins:
         moves = ", ".join(str(m) for m in result.moves)
-        lines = [f"{side_wins(position, result.winner)}: {mover} to move wins with {moves}"]
+        lines = [f"{side_wins(result.winner, position.players)}: {mover} to move wins with {moves}"]
     else:
-        lines = [f"{side_wins(position, result.winner)}: {mover} to move loses, whatever it plays"]
+        lines = [
+            f"{side_wins(result.winner, position.players)}: {mover} to move loses, whatever it plays"
+        ]
     if document is not None and document.expected is not None:
         lines.append(agreement(position, document.expected, result.winner))
     lines = start + lines

@@ -29,6 +29,7 @@ from cpsolver.io.positionformat import position_as_dict, position_as_text
 from cpsolver.io.positiongen import POSITION_KINDS, generate, parse_position_sizes, players_of
 from cpsolver.io.writing import open_output
 from cpsolver.rules.errors import CpsolverError
+from cpsolver.rules.position import side_name
 from cpsolver.rules.ruleset import RuleSet
 
 SHRINK_BUDGET_TIMEOUTS = 5  # the default shrink budget, in --timeout's (as for deals)
@@ -143,7 +144,10 @@ def write_position_reproducers(summary: EndgameSummary, out_dir: str) -> list[st
             f"# cpsolver crosscheck: {finding.kind} on position {json.dumps(finding.id)}",
             f"# {' '.join(finding.reason.splitlines())}",
             "# winners here: "
-            + ", ".join(f"{name} {_side(w)}" for name, w in finding.winners.items()),
+            + ", ".join(
+                f"{name} {_side(w, finding.original.players)}"
+                for name, w in finding.winners.items()
+            ),
             f"# shrunk from {next(cards)} cards to {next(cards)}; original: "
             + json.dumps(position_as_dict(finding.original)),
         ]
@@ -151,5 +155,5 @@ def write_position_reproducers(summary: EndgameSummary, out_dir: str) -> list[st
     return write_reproducers(out_dir, files)
 
 
-def _side(winner: int | None) -> str:
-    return "unknown" if winner is None else f"side {winner}"
+def _side(winner: int | None, players: int) -> str:
+    return "unknown" if winner is None else side_name(winner, players)

@@ -30,7 +30,7 @@ from cpsolver.io.writing import write_text
 from cpsolver.rules.cards import Deal
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.plays import Play
-from cpsolver.rules.position import Position
+from cpsolver.rules.position import Position, side_wins
 from cpsolver.rules.ruleset import RuleSet
 
 if TYPE_CHECKING:
@@ -292,8 +292,10 @@ def draw_checked(text: str, rules: RuleSet) -> Drawing:
         raise NotValid(f"{failure} (not drawn: only what 'cpsolver verify' accepts is)")
     kind = document["format"]
     if kind == "cpsolver-strategy":
-        drawing = draw_position(position_from_dict(document["position"], rules))
-        drawing.title = f"Side {document['winner']} wins with best play"
+        position = position_from_dict(document["position"], rules)
+        drawing = draw_position(position)
+        said = side_wins(document["winner"], position.players)
+        drawing.title = f"{said.capitalize()} with best play"
         drawing.renderables.insert(
             0, _heading(f"{drawing.title}: a strategy of this position, checked")
         )

@@ -32,6 +32,7 @@ from cpsolver.io.writing import write_text
 from cpsolver.rules.cards import Deal, rank_symbol
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.movegen import generator
+from cpsolver.rules.position import side_wins
 from cpsolver.rules.ruleset import RuleSet
 from cpsolver.spring import cpsat
 from cpsolver.spring.engines import DEFAULT_ENGINE, ENGINES, solve_with
@@ -279,9 +280,10 @@ def _proof_summary(document: Any, walked: int = 0) -> dict[str, Any]:
 def _proof_words(document: Any, walked: int) -> str:
     summary = _proof_summary(document, walked)
     if "winner" in summary:
+        players = len(document["position"]["hands"])
         return (
-            f"side {summary['winner']} wins: a strategy of {summary['nodes']} positions, "
-            "every reply of the other side answered"
+            f"{side_wins(summary['winner'], players)}: a strategy of {summary['nodes']} "
+            "positions, every reply of the other side answered"
         )
     if summary["verdict"] == "spring":
         return f"a spring in {plays_phrase(summary['steps'])}, every step checked"

@@ -31,7 +31,7 @@ from cpsolver.io.positionformat import position_as_dict
 from cpsolver.rules.cards import RANK_COUNT, Hand
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.plays import Play, beats, readings
-from cpsolver.rules.position import Position
+from cpsolver.rules.position import Position, side_wins
 from cpsolver.rules.ruleset import RuleSet
 from cpsolver.scale.parallel import Runner, chunked
 
@@ -87,7 +87,7 @@ def move_failure(
         winner = solve(after, rules, time_limit).winner
         if winner is None or winner == side:
             return None
-    return f"{move} loses: side {1 - side} wins after it"
+    return f"{move} loses: {side_wins(1 - side, position.players)} after it"
 
 
 def judge(
@@ -108,7 +108,9 @@ def judge(
             return "invalid proof", f"{answer.solver}'s strategy: {answer.proof}"
     decided = [(a.solver, a.winner) for a in answers if a.winner is not None]
     if len({winner for _, winner in decided}) > 1:
-        return "disagreement", ", ".join(f"{name} says side {w} wins" for name, w in decided)
+        return "disagreement", ", ".join(
+            f"{name} says {side_wins(w, position.players)}" for name, w in decided
+        )
     mover = position.side_of(position.turn)
     for answer in answers:
         if answer.winner is None or not answer.moves or answer.solver == OURS:
@@ -124,7 +126,10 @@ def judge(
     if expected is not None:
         for name, winner in decided:
             if winner != expected:
-                return "disagreement", f"expected side {expected} to win, {name} says side {winner}"
+                return "disagreement", (
+                    f"expected {position.side_name(expected)} to win, "
+                    f"{name} says {side_wins(winner, position.players)}"
+                )
     return None
 
 

@@ -108,7 +108,34 @@ class Position:
         """The side of a hand: 0 for hand 0, 1 for the others."""
         return 0 if player == 0 else 1
 
+    def side_name(self, side: int) -> str:
+        """How a side is called in this position: see :func:`side_name`."""
+        return side_name(side, self.players)
+
     def opponents(self, player: int) -> list[int]:
         """The hands of the other side."""
         side = self.side_of(player)
         return [p for p in range(self.players) if self.side_of(p) != side]
+
+
+def side_name(side: int, players: int) -> str:
+    """The one way every command and picture names a side of a game of ``players`` hands.
+
+    The landlord and the peasants when three play; the first and the second
+    player, with the hand number, when two do.
+
+    >>> side_name(0, 3), side_name(1, 3), side_name(1, 2)
+    ('the landlord', 'the peasants', 'the second player (hand 1)')
+    """
+    if players == 3:
+        return ("the landlord", "the peasants")[side]
+    return ("the first player (hand 0)", "the second player (hand 1)")[side]
+
+
+def side_wins(side: int, players: int) -> str:
+    """``side_name`` with its verb: 'the landlord wins', 'the peasants win'.
+
+    >>> side_wins(1, 3), side_wins(0, 2)
+    ('the peasants win', 'the first player (hand 0) wins')
+    """
+    return f"{side_name(side, players)} {'win' if players == 3 and side == 1 else 'wins'}"

@@ -1,0 +1,49 @@
+"""One vocabulary: every command and picture names the winning side the same way.
+
+The landlord and the peasants when three play; the first and the second
+player, with the hand number, when two do. Never "side 0", "Side 1" or
+"hand 1 wins".
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cpsolver.cli import cli
+from cpsolver.rules.position import Position, side_wins
+
+OLD_WORDS = re.compile(r"\b[Ss]ide [01]\b|\bhand [01] wins?\b")
+POSITIONS = {
+    "two": ["--hand", "KK 5", "--hand", "AA"],
+    "three": ["--landlord", "KKK 2 5", "--peasant1", "AA 7", "--peasant2", "QQQ 3 6"],
+}
+
+
+def _run(*args: str) -> str:
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code in (0, 1), result.output
+    return result.output
+
+
+@pytest.mark.parametrize("players", ["two", "three"])
+def test_endgame_verify_and_show_name_the_winner_alike(players: str, tmp_path: Path) -> None:
+    proof = tmp_path / "strategy.json"
+    said = _run("endgame", *POSITIONS[players], "--proof", str(proof))
+    verified = _run("verify", str(proof))
+    shown = _run("show", str(proof))
+    hands = 2 if players == "two" else 3
+    winner = next(s for s in (0, 1) if said.startswith(side_wins(s, hands)))
+    words = side_wins(winner, hands)
+    assert said.startswith(words) and verified.startswith(f"valid: {words}")
+    assert shown.startswith(f"{words.capitalize()} with best play")
+    for text in (said, verified, shown):
+        assert not OLD_WORDS.search(text), text
+
+
+def test_the_names_of_the_sides() -> None:
+    assert Position.parse(["3", "4", "5"]).side_name(1) == "the peasants"
+    assert Position.parse(["3", "4"]).side_name(0) == "the first player (hand 0)"
