@@ -284,7 +284,7 @@ def test_deal_writes_a_reproducible_corpus(tmp_path: Path) -> None:
     code, _, err = invoke("deal", "--kind", "endgame", "--sizes", "4,0,2")
     assert code == 2 and "must be at least 1" in err
     code, _, err = invoke("deal", "--kind", "full", "--sizes", "4,2,2")
-    assert code == 2 and "--sizes is for --kind endgame" in err
+    assert code == 2 and "--sizes is for endgame, position2 and position3" in err
 
 
 def test_solve_with_the_search_engine() -> None:

@@ -350,7 +350,7 @@ def test_deal_writes_seeded_positions() -> None:
         (["--kind", "position2", "--sizes", "1,2,3"], "give 2 sizes"),
         (["--kind", "position3", "--sizes", "1-8,1-8"], "give 3 sizes"),
         (["--kind", "position3", "--mid-trick", "1.5"], "'--mid-trick'"),
-        (["--kind", "full", "--sizes", "3,3"], "--sizes is for --kind endgame, position2"),
+        (["--kind", "full", "--sizes", "3,3"], "--sizes is for endgame, position2 and position3"),
     ],
 )
 def test_deal_refuses_bad_position_options(args: list[str], message: str) -> None:

@@ -47,3 +47,37 @@ def test_endgame_verify_and_show_name_the_winner_alike(players: str, tmp_path: P
 def test_the_names_of_the_sides() -> None:
     assert Position.parse(["3", "4", "5"]).side_name(1) == "the peasants"
     assert Position.parse(["3", "4"]).side_name(0) == "the first player (hand 0)"
+
+
+@pytest.mark.parametrize(
+    ("kind", "sizes", "cards"),
+    [
+        ("position2", "6-8,6-8", (12, 16)),
+        ("position3", "3,3,2", (8, 8)),
+        ("endgame", "3,3,3", (9, 9)),
+    ],
+)
+def test_deal_and_crosscheck_take_sizes_alike(
+    kind: str, sizes: str, cards: tuple[int, int]
+) -> None:
+    """`crosscheck --generate position2 --sizes 6-8,6-8` demanded three sizes where deal takes two."""
+    import json
+
+    dealt = CliRunner().invoke(cli, ["deal", "--kind", kind, "--sizes", sizes, "--count", "3"])
+    assert dealt.exit_code == 0, dealt.output
+    for line in dealt.output.splitlines():
+        entry = json.loads(line)
+        hands = entry.get("hands") or [entry["landlord"], *entry["peasants"]]
+        assert cards[0] <= sum(map(len, hands)) <= cards[1]
+    checked = CliRunner().invoke(
+        cli, ["crosscheck", "--generate", kind, "--sizes", sizes, "--count", "3", "--json"]
+    )
+    assert checked.exit_code == 0, checked.output
+
+
+@pytest.mark.parametrize("command", [["deal", "--kind"], ["crosscheck", "--generate"]])
+def test_sizes_for_a_kind_that_takes_none_is_one_line(command: list[str]) -> None:
+    result = CliRunner().invoke(cli, [*command, "full", "--sizes", "3,3,3", "--count", "1"])
+    assert (
+        result.exit_code == 2 and "--sizes is for endgame, position2 and position3" in result.output
+    )

@@ -12,9 +12,9 @@ from cpsolver.cli.base import cli, sigterm_as_interrupt
 from cpsolver.cli.options import (
     cluster_options,
     common_options,
+    kind_sizes,
     make_runner,
     positive_seconds,
-    sizes_option,
     timeout_option,
 )
 from cpsolver.cli.output import finish_crosscheck, with_progress, write_reproducers
@@ -96,9 +96,9 @@ def _protocol_words(version: int | None) -> str:
 )
 @click.option(
     "--sizes",
-    callback=sizes_option,
-    metavar="L,P1,P2",
-    help="With --generate endgame: hand sizes, each a number or a range (1-10,1-10,1-10).",
+    metavar="SIZES",
+    help="With --generate: hand sizes, each a number or a range, as 'cpsolver deal' takes "
+    "them (three for endgame, one a hand for position2 and position3).",
 )
 @timeout_option("How long each solver may take on one deal.", default=10.0)
 @click.option(
@@ -174,8 +174,7 @@ def crosscheck_command(
     rules = load_rules(rules_name)
     if (corpus is None) == (kind is None):
         raise click.UsageError("give a CORPUS file (or -) or --generate KIND, one of them")
-    if sizes is not None and kind != "endgame":
-        raise click.UsageError("--sizes is for --generate endgame")
+    sizes = kind_sizes(kind, sizes)
     detected, lines = detect_question(None if corpus is None else read_lines(corpus))
     if question is None:
         question = "endgame" if kind in POSITION_KINDS else detected
@@ -185,6 +184,7 @@ def crosscheck_command(
         run_endgame_crosscheck(
             lines,
             kind,
+            sizes,
             count,
             seed,
             against,

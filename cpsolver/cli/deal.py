@@ -7,9 +7,10 @@ import json
 import click
 
 from cpsolver.cli.base import cli
+from cpsolver.cli.options import kind_sizes
 from cpsolver.cli.positions import write_positions
 from cpsolver.io.dealformat import deal_as_dict
-from cpsolver.io.dealgen import KINDS, generate, parse_sizes
+from cpsolver.io.dealgen import KINDS, generate
 from cpsolver.io.positiongen import DEFAULT_MID_TRICK, POSITION_KINDS
 from cpsolver.io.writing import open_output
 
@@ -61,15 +62,10 @@ def deal_command(
       cpsolver deal --kind endgame --sizes 8,1-10,1-10 --count 5
       cpsolver deal --kind position2 --sizes 14,13 --count 10 --seed 1
     """
+    ranges = kind_sizes(kind, sizes)
     if kind in POSITION_KINDS:
-        write_positions(kind, count, seed, sizes, mid_trick, output)
+        write_positions(kind, count, seed, ranges, mid_trick, output)
         return
-    if sizes is not None and kind != "endgame":
-        raise click.UsageError("--sizes is for --kind endgame, position2 and position3")
-    try:
-        ranges = None if sizes is None else parse_sizes(sizes)
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="'--sizes'") from None
     with open_output(output) as stream:
         for entry in generate(kind, count, seed, *([ranges] if ranges else [])):
             stream.write(json.dumps({"id": entry.id, **deal_as_dict(entry.deal)}) + "\n")

@@ -13,7 +13,8 @@ import click
 from cpsolver.cli.base import BadInput, F
 from cpsolver.cli.inputs import HandFlags
 from cpsolver.endgame.budget import DEFAULT_MEMORY
-from cpsolver.io.dealgen import parse_sizes
+from cpsolver.io.dealgen import SizeRange, parse_sizes
+from cpsolver.io.positiongen import POSITION_KINDS, parse_position_sizes, players_of
 from cpsolver.scale.parallel import Runner, runner_for
 
 # Seconds a question (a spring, an open-hand position, one line of a batch)
@@ -258,10 +259,19 @@ def make_runner(workers: int, scheduler: str | None, local_cluster: int | None) 
         raise BadInput(str(error)) from None
 
 
-def sizes_option(ctx: click.Context, param: click.Parameter, value: str | None) -> Any:
-    if value is None:
+def kind_sizes(kind: str | None, text: str | None) -> tuple[SizeRange, ...] | None:
+    """``--sizes`` read for the corpus kind it shapes, as ``deal`` and ``crosscheck`` both take it.
+
+    Three sizes (landlord, peasant 1, peasant 2) for endgame deals, one a hand
+    for positions; any other kind takes none.
+    """
+    if text is None:
         return None
     try:
-        return parse_sizes(value)
+        if kind == "endgame":
+            return parse_sizes(text)
+        if kind in POSITION_KINDS:
+            return parse_position_sizes(text, players_of(kind))
     except ValueError as error:
-        raise click.BadParameter(str(error)) from None
+        raise click.BadParameter(str(error), param_hint="'--sizes'") from None
+    raise click.UsageError("--sizes is for endgame, position2 and position3 corpora")

@@ -18,6 +18,7 @@ from cpsolver.cli.options import make_runner
 from cpsolver.cli.output import finish_crosscheck, with_progress, write_reproducers
 from cpsolver.crosscheck.endgame import EndgameSummary, crosscheck_positions
 from cpsolver.crosscheck.solvers import CommandEndgameSolver, EndgameSolver, OurSolver
+from cpsolver.io.dealgen import SizeRange
 from cpsolver.io.positioncorpus import (
     PositionCorpusError,
     PositionEntry,
@@ -26,7 +27,7 @@ from cpsolver.io.positioncorpus import (
 )
 from cpsolver.io.positioncorpus import detect_question as detect_corpus_question
 from cpsolver.io.positionformat import position_as_dict, position_as_text
-from cpsolver.io.positiongen import POSITION_KINDS, generate, parse_position_sizes, players_of
+from cpsolver.io.positiongen import POSITION_KINDS, generate
 from cpsolver.io.writing import open_output
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.position import side_name
@@ -37,13 +38,14 @@ Numbered = Iterator[tuple[int, str | CpsolverError]]
 
 
 def write_positions(
-    kind: str, count: int, seed: int, sizes: str | None, mid_trick: float, output: str
+    kind: str,
+    count: int,
+    seed: int,
+    ranges: tuple[SizeRange, ...] | None,
+    mid_trick: float,
+    output: str,
 ) -> None:
     """``cpsolver deal --kind position2|position3``: one JSON position a line, with its id."""
-    try:
-        ranges = None if sizes is None else parse_position_sizes(sizes, players_of(kind))
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="'--sizes'") from None
     with open_output(output) as stream:
         for entry in generate(kind, count, seed, ranges, mid_trick):
             stream.write(json.dumps(position_entry_as_dict(entry)) + "\n")
@@ -62,6 +64,7 @@ def detect_question(lines: Numbered | None) -> tuple[str, Numbered | None]:
 def run_endgame_crosscheck(
     lines: Numbered | None,
     kind: str | None,
+    sizes: tuple[SizeRange, ...] | None,
     count: int,
     seed: int,
     against: str | None,
@@ -83,7 +86,7 @@ def run_endgame_crosscheck(
             raise click.UsageError(
                 f"the endgame question takes --generate {' or '.join(POSITION_KINDS)}"
             )
-        entries, total = generate(kind, count, seed), count
+        entries, total = generate(kind, count, seed, sizes), count
     solvers: list[EndgameSolver] = [OurSolver(rules, timeout, check_proofs)]
     if against is not None:
         solvers.append(CommandEndgameSolver(against, timeout))  # an empty command: exit 2
