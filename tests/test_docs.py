@@ -116,3 +116,27 @@ def test_differences_of_a_set_of_ones_own(tmp_path: Path) -> None:
     assert "  mine: " in result.stdout
     assert "sequences.single_min_length = 4 (standard: 5)" in result.stdout
     assert differences(standard_rules(), standard_rules()) == {}
+
+
+def test_the_readme_command_table_lists_every_command() -> None:
+    """The table of commands omitted odds, evaluate, botzone, douzero-deals and showdown."""
+    import re
+    from pathlib import Path
+
+    from cpsolver.cli import cli
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `cpsolver ([a-z-]+)", readme, re.MULTILINE))
+    commands = set(cli.list_commands(cli.make_context("cpsolver", [], resilient_parsing=True)))
+    assert listed == commands, commands ^ listed
+
+
+def test_the_readme_contents_list_every_section_in_order() -> None:
+    """The README had no table of contents; this one cannot drift from the headings."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^#{2,3} (.+)$", readme, re.MULTILINE)
+    contents = readme.split("**Contents**", 1)[1].split("\n## ", 1)[0]
+    assert re.findall(r"^ *- \[(.+?)\]\(#[\w-]+\)$", contents, re.MULTILINE) == headings
