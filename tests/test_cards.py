@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -32,7 +33,7 @@ def test_order_case_aliases_and_separators_do_not_matter(
     aliases = {"T": ["T", "t", "10"], "B": ["B", "b", "X", "x"], "R": ["R", "r", "D", "d"]}
     written = [rng.choice(aliases.get(s, [s, s.lower()])) for s in symbols]
     gaps = [rng.choice(["", " ", ",", "-", ", "]) for _ in written]
-    for k, (symbol, following) in enumerate(zip(written, written[1:])):
+    for k, (symbol, following) in enumerate(itertools.pairwise(written)):
         if symbol in "BbRr" and following in "Jj":  # BJ reads two ways: refused, tested apart
             gaps[k] = " "
     text = "".join(s + gap for s, gap in zip(written, gaps))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from cpsolver.cli.base import cli
 
 COMMANDS = {
+    "advise": "advise",
     "analyse": "analyse",
     "classify": "cards",
     "plays": "cards",

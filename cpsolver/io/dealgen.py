@@ -108,7 +108,7 @@ def generate(
     kind: str,
     count: int,
     seed: int,
-    sizes: tuple[SizeRange, SizeRange, SizeRange] = DEFAULT_ENDGAME_SIZES,
+    sizes: tuple[SizeRange, ...] = DEFAULT_ENDGAME_SIZES,
 ) -> Iterator[CorpusEntry]:
     """``count`` deals of one kind, each drawn from its own seeded generator.
 
@@ -117,6 +117,8 @@ def generate(
     """
     if kind not in KINDS:
         raise ValueError(f"unknown kind of deal {kind!r} (known: {', '.join(KINDS)})")
+    if len(sizes) != 3:
+        raise ValueError(f"an endgame deal has three hand sizes, not {len(sizes)}")
     for index in range(count):
         rng = random.Random(f"{kind}-{seed}-{index}")
         if kind == "full":

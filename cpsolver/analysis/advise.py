@@ -1,0 +1,182 @@
+"""Advice from one seat's view: what to play now, and how often each option wins.
+
+A player at a real table sees their own hand, the bids, the landlord's
+face-down cards once turned, and every action so far; not the other hands.
+:func:`advise` deals the unseen cards out again ``samples`` times, consistently
+with what the table has shown (each seat's card count, the landlord's
+unplayed face-down cards), solves each deal exactly with the open-hand solver
+within ``time_limit`` seconds, and counts, for every legal option, the deals
+on which it wins with best play from then on. No pass narrows the sampling:
+the rules never oblige a seat to answer, so a pass proves nothing about a
+hand. Where no sampled deal could be solved in time, the advice is the fair
+bot's own choice, and says so.
+
+>>> from cpsolver.game.engine import Game
+>>> game = Game(None, 0, [Hand.parse("KK 3"), Hand.parse("Q"), Hand.parse("J")], Hand.parse("5 6 7"))
+>>> game.make_bid(0, 3)
+>>> advice = advise(view_at(game, 0), samples=5)
+>>> advice.action, advice.reason, advice.decided
+('KK', 'exact', 5)
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from cpsolver.analysis.annotate import read_game
+from cpsolver.endgame import solve
+from cpsolver.game.bots import Bot
+from cpsolver.game.view import View, last_play, sample_hands
+from cpsolver.rules.cards import Hand  # noqa: F401  (the doctest's)
+from cpsolver.rules.errors import CpsolverError
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.plays import Play
+from cpsolver.rules.position import Position
+from cpsolver.rules.ruleset import RuleSet
+
+PASS = "pass"
+ROLES = ("landlord", "peasant 1", "peasant 2")
+
+
+class AdviceError(CpsolverError):
+    """A view that asks nothing: a hand not in play, or a seat that is not to move."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal option and the sampled deals it wins, of those solved exactly."""
+
+    action: str  # the cards, or "pass"
+    wins: int
+    decided: int
+
+    @property
+    def share(self) -> float:
+        """The share of the decided deals on which this option wins (0 when none was decided)."""
+        return self.wins / self.decided if self.decided else 0.0
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The recommended action for the seat to move, the reason, and every option's share.
+
+    ``reason`` is ``exact`` when the recommendation is the option that won the
+    most sampled deals solved exactly, ``bot`` when no deal could be solved
+    in time and the fair bot's choice stands.
+    """
+
+    seat: int
+    role: str
+    action: str
+    reason: str
+    samples: int
+    decided: int
+    bot: str
+    options: tuple[Option, ...]  # best first
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form of ``cpsolver advise --json``."""
+        return {
+            "seat": self.seat,
+            "role": self.role,
+            "action": self.action,
+            "reason": self.reason,
+            "samples": self.samples,
+            "decided": self.decided,
+            "bot": self.bot,
+            "options": [
+                {"action": o.action, "wins": o.wins, "share": round(o.share, 4)}
+                for o in self.options
+            ],
+        }
+
+
+def view_at(record: Any, actions: int, rules: RuleSet | None = None) -> View:
+    """The view of the seat to move after the first ``actions`` actions of a recorded hand.
+
+    ``record`` is what :func:`cpsolver.analysis.read_game` reads (a game
+    record, an rlcard-showdown replay, or a Game); it is replayed, and so
+    checked, whole, and the view is cut from it.
+    """
+    game = read_game(record, rules)
+    if game.landlord is None:
+        raise AdviceError("the hand was thrown in: nobody played")
+    if not 0 <= actions < len(game.actions) + (game.phase != "over"):
+        raise AdviceError(
+            f"the record has {len(game.actions)} actions: advice is for 0 to "
+            f"{len(game.actions) - (game.phase == 'over')} played"
+        )
+    done = tuple(game.actions[:actions])
+    seat = (game.landlord + actions) % 3
+    hands = list(game.start_of_play)
+    for who, play in done:
+        if play is not None:
+            hands[who] = hands[who] - play.cards
+    return View(
+        seat=seat,
+        hand=hands[seat],
+        rules=game.rules,
+        auction=tuple(game.auction),
+        bid=game.bid,
+        landlord=game.landlord,
+        bottom=game.bottom,
+        actions=done,
+        counts=(len(hands[0]), len(hands[1]), len(hands[2])),
+    )
+
+
+def options_of(view: View) -> list[Play | None]:
+    """Every legal option of the seat to move: any play on lead, else an answer or a pass."""
+    moves = generator(view.rules)
+    last = last_play(view.actions)
+    if last is None:
+        return list(moves.plays(view.hand))
+    return [*moves.answers(view.hand, last[1]), None]
+
+
+def advise(view: View, samples: int = 50, seed: int = 0, time_limit: float = 1.0) -> Advice:
+    """What the seat of ``view`` should do now; see the module. Same view and seed, same advice."""
+    if view.landlord is None:
+        raise AdviceError("the auction is not over: advice is for the play")
+    if not view.hand:
+        raise AdviceError("the seat to move has no cards: the hand is over")
+    options = options_of(view)
+    bot = _name(Bot(view.seat, view.rules).play(view))
+    rng = random.Random(seed)
+    wins: Counter[str] = Counter()
+    decided = 0
+    last = last_play(view.actions)
+    landlord = view.landlord
+    for _ in range(samples):
+        hands = sample_hands(view, rng)
+        position = Position(
+            tuple(hands[(landlord + step) % 3] for step in range(3)),
+            (view.seat - landlord) % 3,
+            None if last is None else last[1],
+            None if last is None else (last[0] - landlord) % 3,
+        )
+        result = solve(position, view.rules, time_limit=time_limit, all_moves=True)
+        if result.winner is None:
+            continue
+        decided += 1
+        wins.update(str(move) for move in result.moves)
+    ranked = sorted(
+        (Option(_name(o), wins[_name(o)], decided) for o in options),
+        key=lambda o: (-o.wins, o.action != bot),  # the bot's choice first among equals
+    )
+    if decided == 0:
+        action, reason = bot, "bot"
+    else:
+        action, reason = ranked[0].action, "exact"
+    role = ROLES[(view.seat - landlord) % 3]
+    return Advice(view.seat, role, action, reason, samples, decided, bot, tuple(ranked))
+
+
+def _name(option: Play | None) -> str:
+    return PASS if option is None else str(option)
+
+
+__all__ = ["Advice", "AdviceError", "Option", "advise", "options_of", "view_at"]

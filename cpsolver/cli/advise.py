@@ -1,0 +1,110 @@
+"""Advise: what the seat to move should play, from that seat's view alone."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from cpsolver.cli.base import BadInput, cli
+from cpsolver.cli.evaluate import read_records
+from cpsolver.cli.options import common_options, positive_seconds
+from cpsolver.io.rulefiles import load_rules
+from cpsolver.rules.errors import CpsolverError
+
+SHOWN = 10  # options listed in the text report; --json lists them all
+
+
+@cli.command("advise")
+@click.argument("record_file", metavar="RECORD")
+@click.option(
+    "--at",
+    "at",
+    type=click.IntRange(min=0),
+    help="Advise after this many actions of play (default: where an unfinished record stops).",
+)
+@click.option(
+    "--game",
+    "number",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Which hand of a file of several (JSON lines).",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(1, 10_000),
+    default=50,
+    show_default=True,
+    help="Deals of the unseen cards to solve.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="The seed of the samples.")
+@click.option(
+    "--timeout",
+    type=float,
+    default=1.0,
+    show_default=True,
+    callback=positive_seconds,
+    help="Seconds for each sampled deal's exact solve.",
+)
+@common_options
+def advise_command(
+    record_file: str,
+    at: int | None,
+    number: int,
+    samples: int,
+    seed: int,
+    timeout: float,
+    as_json: bool,
+    rules_name: str,
+) -> None:
+    """What the seat to move should play, seeing only what that seat sees.
+
+    RECORD is a game record ('play --record', 'simulate --record') or an
+    rlcard-showdown replay, cut after --at actions of play. The unseen cards
+    are dealt out again --samples times, as the table allows (each seat's
+    count, the landlord's face-down cards), each deal is solved exactly, and
+    every legal option gets the share of deals it wins with best play. The
+    recommendation is the best share (the fair bot's choice among equals, or
+    alone when no deal could be solved in time).
+
+    \b
+    Examples:
+      cpsolver advise hand.json --at 20
+      cpsolver advise hands.jsonl --game 3 --at 12 --samples 200 --json
+    """
+    from cpsolver.analysis.advise import advise, view_at
+
+    rules = load_rules(rules_name)
+    records = read_records(record_file)
+    if number > len(records):
+        raise BadInput(f"{record_file} holds {len(records)} hands, not {number}")
+    record = records[number - 1]
+    try:
+        if at is None:
+            at = _where_it_stops(record)
+        advice = advise(view_at(record, at, rules), samples, seed, timeout)
+    except CpsolverError as error:
+        raise BadInput(f"hand {number}: {error}") from None
+    if as_json:
+        click.echo(json.dumps({"at": at, **advice.as_dict()}))
+        return
+    why = (
+        f"it wins {advice.options[0].share:.0%} of the {advice.decided} deals solved exactly"
+        if advice.reason == "exact"
+        else f"no sampled deal could be solved within {timeout:g} s: the fair bot's choice"
+    )
+    click.echo(f"seat {advice.seat} ({advice.role}) after {at} actions: play {advice.action}")
+    click.echo(f"  because {why} (of {advice.samples} sampled; the bot plays {advice.bot})")
+    for option in advice.options[:SHOWN]:
+        click.echo(f"  {option.action:<14} wins {option.wins:>4} of {option.decided}")
+    if len(advice.options) > SHOWN:
+        click.echo(f"  ... and {len(advice.options) - SHOWN} more options (--json lists all)")
+
+
+def _where_it_stops(record: dict[str, object]) -> int:
+    """The actions an unfinished record holds; a finished hand needs --at."""
+    actions = record.get("actions")
+    if record.get("result") is not None or not isinstance(actions, list):
+        raise BadInput("the hand is over: say with --at N after how many actions to advise")
+    return len(actions)
