@@ -10,7 +10,9 @@ from cpsolver.cli.base import cli
 from cpsolver.cli.inputs import HandFlags, read_position_document
 from cpsolver.cli.options import (
     QUESTION_TIMEOUT,
+    cluster_options,
     common_options,
+    make_runner,
     memory_bytes,
     memory_option,
     position_options,
@@ -21,8 +23,9 @@ from cpsolver.cli.show import draw_position, picture_options, write_pictures
 from cpsolver.endgame import EndgameResult, Position, solve
 from cpsolver.endgame.proof import build_strategy_proof
 from cpsolver.io.positioncorpus import PositionDocument
-from cpsolver.io.rulefiles import load_rules
+from cpsolver.io.rulefiles import load_rules, read_rules_text
 from cpsolver.rules.position import side_wins
+from cpsolver.rules.ruleset import RuleSet
 
 
 def hand_name(position: Position, player: int) -> str:
@@ -76,9 +79,14 @@ def report(result: EndgameResult, document: PositionDocument | None = None) -> s
     extra = f", {stats['strategy_nodes']} strategy nodes" if "strategy_nodes" in stats else ""
     if stats.get("evictions"):
         extra += f", {stats['evicted']} entries evicted at the memory cap"
-    lines.append(
-        f"({stats['nodes']} nodes, {stats['table']} table entries{extra}, {stats['seconds']:.3f} s)"
-    )
+    if "root_moves" in stats:  # solved move by move over workers: no one table
+        work = f"{stats['root_moves_decided']} of {stats['root_moves']} first moves decided"
+        lines.append(f"({stats['nodes']} nodes over the workers, {work}, {stats['seconds']:.3f} s)")
+    else:
+        lines.append(
+            f"({stats['nodes']} nodes, {stats['table']} table entries{extra}, "
+            f"{stats['seconds']:.3f} s)"
+        )
     return "\n".join(lines)
 
 
@@ -94,6 +102,7 @@ def report(result: EndgameResult, document: PositionDocument | None = None) -> s
 )
 @timeout_option("Give up with 'unknown' (exit 3) after this long.", default=QUESTION_TIMEOUT)
 @memory_option
+@cluster_options(default_workers=1)
 @picture_options
 @common_options
 def endgame_command(
@@ -106,6 +115,9 @@ def endgame_command(
     proof_path: str | None,
     timeout: float | None,
     memory_mib: float | None,
+    workers: int,
+    scheduler: str | None,
+    local_cluster: int | None,
     svg_path: str | None,
     html_path: str | None,
     as_json: bool,
@@ -123,6 +135,9 @@ def endgame_command(
     peasants, who win together. Side 0 is hand 0's.
     Exit 0 when the side to move wins, 1 when it loses, 2 for bad input,
     3 when the time limit ran out (by default 300 s; --timeout none lifts it).
+    With --workers N (or a Dask cluster), each first move of the player to
+    move is solved in a worker of its own: the verdict and the winning moves
+    (every one with --all), without a line or a proof.
 
     \b
     Examples:
@@ -135,7 +150,21 @@ def endgame_command(
     """
     rules = load_rules(rules_name)
     document = read_position_document(position_file, flags, turn, table, by, rules)
-    result = solve(document.position, rules, timeout, all_moves, memory_bytes(memory_mib))
+    memory = memory_bytes(memory_mib)
+    if workers > 1 or scheduler is not None or local_cluster is not None:
+        if proof_path is not None:
+            raise click.UsageError("--proof needs one search: leave out --workers and the cluster")
+        result = _solve_over_workers(
+            document.position,
+            rules,
+            rules_name,
+            (workers, scheduler, local_cluster),
+            timeout,
+            all_moves,
+            memory,
+        )
+    else:
+        result = solve(document.position, rules, timeout, all_moves, memory)
     if proof_path is not None:
         if result.winner is None:
             click.echo("no proof written: the verdict is unknown", err=True)
@@ -158,3 +187,25 @@ def endgame_command(
     else:
         click.echo(text)
     sys.exit(3 if result.mover_wins is None else 0 if result.mover_wins else 1)
+
+
+def _solve_over_workers(
+    position: Position,
+    rules: RuleSet,
+    rules_name: str,
+    cluster: tuple[int, str | None, int | None],
+    timeout: float | None,
+    all_moves: bool,
+    memory: int | None,
+) -> EndgameResult:
+    """The position solved one first move a task (:mod:`cpsolver.scale.split`), as a result."""
+    from cpsolver.scale.split import solve_split
+
+    runner = make_runner(*cluster)
+    try:
+        split = solve_split(
+            position, rules, read_rules_text(rules_name), runner, timeout, all_moves, memory
+        )
+    finally:
+        runner.close()
+    return EndgameResult(position, split.winner, list(split.moves), [], split.stats)

@@ -36,21 +36,6 @@ from cpsolver.rules.ruleset import RuleSet
 from cpsolver.scale.parallel import Runner, chunked
 
 
-def position_after(position: Position, play: Play | None) -> Position | None:
-    """The position after a legal ``play`` (None: a pass); None when it empties the mover's hand."""
-    turn = position.turn
-    following = (turn + 1) % position.players
-    if play is None:
-        if following == position.by:  # everyone else passed: the table is cleared
-            return Position(position.hands, following)
-        return Position(position.hands, following, position.table, position.by)
-    left = position.hands[turn] - play.cards
-    if not left:
-        return None
-    hands = position.hands[:turn] + (left,) + position.hands[turn + 1 :]
-    return Position(hands, following, play, turn)
-
-
 def move_failure(
     position: Position, move: str, rules: RuleSet, time_limit: float | None
 ) -> str | None:
@@ -81,7 +66,7 @@ def move_failure(
             return f"{cards} does not beat the table play {table}"
     side = position.side_of(position.turn)
     for play in plays:
-        after = position_after(position, play)
+        after = position.after(play)
         if after is None:
             return None
         winner = solve(after, rules, time_limit).winner

@@ -108,6 +108,20 @@ class Position:
         """The side of a hand: 0 for hand 0, 1 for the others."""
         return 0 if player == 0 else 1
 
+    def after(self, play: Play | None) -> Position | None:
+        """The position after a legal ``play`` (None: a pass); None when it empties the mover's hand."""
+        turn = self.turn
+        following = (turn + 1) % self.players
+        if play is None:
+            if following == self.by:  # everyone else passed: the table is cleared
+                return Position(self.hands, following)
+            return Position(self.hands, following, self.table, self.by)
+        left = self.hands[turn] - play.cards
+        if not left:
+            return None
+        hands = self.hands[:turn] + (left,) + self.hands[turn + 1 :]
+        return Position(hands, following, play, turn)
+
     def side_name(self, side: int) -> str:
         """How a side is called in this position: see :func:`side_name`."""
         return side_name(side, self.players)

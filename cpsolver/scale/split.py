@@ -1,0 +1,131 @@
+"""One open-hand position over every core: each move of the player to move solved apart.
+
+The side to move wins exactly when one of its moves leads to a position its
+side wins, so the root's moves are independent questions: each goes to a
+worker (a local process pool or a Dask cluster, :mod:`cpsolver.scale.parallel`),
+which solves the position after it with the exact solver. Without
+``all_moves`` the run stops at the first winning move found; with it, every
+move is decided and the winning ones are listed, as ``endgame --all`` does.
+All workers share one deadline. A move whose position runs out of time
+leaves the verdict unknown only if no other move wins.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from cpsolver.endgame import solve
+from cpsolver.io.positionformat import position_as_dict, position_from_dict
+from cpsolver.io.rulefiles import rules_from_toml
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.plays import Play
+from cpsolver.rules.position import Position
+from cpsolver.rules.ruleset import RuleSet
+from cpsolver.scale.parallel import Runner
+
+PASS = "pass"
+
+
+@dataclass(frozen=True)
+class _Child:
+    """One root move's question, as a worker gets it: plain data, no solver objects."""
+
+    move: str
+    position: dict[str, Any] | None  # None: the move empties the hand, a win at once
+    rules_toml: str
+    rules_source: str
+    deadline: float | None  # time.time(): one clock for every process
+    memory: int | None
+
+
+def _solve_child(child: _Child) -> tuple[str, int | None, int]:
+    """(move, the side that wins after it or None, nodes searched)."""
+    if child.position is None:
+        return child.move, -1, 0  # the mover is out: its side has won
+    rules = rules_from_toml(child.rules_toml, child.rules_source)
+    position = position_from_dict(child.position, rules)
+    left = None if child.deadline is None else child.deadline - time.time()
+    if left is not None and left <= 0:
+        return child.move, None, 0
+    result = solve(position, rules, left, memory=child.memory)
+    return child.move, result.winner, int(result.stats["nodes"])
+
+
+@dataclass
+class SplitResult:
+    """The verdict of a position solved move by move: the winner, its winning moves, the work."""
+
+    position: Position
+    winner: int | None
+    moves: list[str]
+    decided: int  # root moves whose positions were decided
+    total: int  # root moves
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON of ``cpsolver endgame --workers N --json``."""
+        return {"winner": self.winner, "moves": self.moves, "line": [], "stats": self.stats}
+
+
+def legal_moves(position: Position, rules: RuleSet) -> list[Play | None]:
+    """Every move of the player to move: any play on lead, else an answer or a pass."""
+    moves = generator(rules)
+    hand = position.hands[position.turn]
+    if position.table is None:
+        return list(moves.plays(hand))
+    return [*moves.answers(hand, position.table), None]
+
+
+def solve_split(
+    position: Position,
+    rules: RuleSet,
+    rules_text: tuple[str, str],
+    runner: Runner,
+    time_limit: float | None = None,
+    all_moves: bool = False,
+    memory: int | None = None,
+) -> SplitResult:
+    """Solve ``position`` one root move a task on ``runner``; ``rules_text`` is (TOML, source)."""
+    started = time.perf_counter()
+    deadline = None if time_limit is None else time.time() + time_limit
+    mover = position.side_of(position.turn)
+    children = []
+    for play in legal_moves(position, rules):
+        after = position.after(play)
+        children.append(
+            _Child(
+                PASS if play is None else str(play),
+                None if after is None else position_as_dict(after, rules),
+                *rules_text,
+                deadline,
+                memory,
+            )
+        )
+    winning: list[str] = []
+    decided = nodes = 0
+    for move, winner, searched in runner.run(_solve_child, children):
+        nodes += searched
+        if winner is None:
+            continue
+        decided += 1
+        if winner in (-1, mover):
+            winning.append(move)
+            if not all_moves:
+                break
+    order = {child.move: index for index, child in enumerate(children)}
+    winning.sort(key=order.__getitem__)
+    if winning:
+        verdict: int | None = mover
+    elif decided == len(children):
+        verdict = 1 - mover
+    else:
+        verdict = None  # no winning move found, and some moves undecided
+    stats = {
+        "nodes": nodes,
+        "root_moves": len(children),
+        "root_moves_decided": decided,
+        "seconds": round(time.perf_counter() - started, 6),
+    }
+    return SplitResult(position, verdict, winning, decided, len(children), stats)
