@@ -129,6 +129,13 @@ def test_every_engine_keeps_the_most_bombs_and_rockets_whole(deal: Deal) -> None
     assert_natural(deal)
 
 
+@settings(max_examples=60, deadline=None)
+@given(endgames(most=17))
+def test_larger_positions_give_equal_triples_in_every_engine(deal: Deal) -> None:
+    natural = {result_triple(deal, result) for result in every_engine(deal)}
+    assert len(natural) == 1, natural
+
+
 @pytest.mark.parametrize("kind", ["full", "endgame", "planted"])
 def test_the_engines_agree_on_the_triple_over_generated_corpora(kind: str) -> None:
     for entry in generate(kind, 200, seed=13):
