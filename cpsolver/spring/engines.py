@@ -25,8 +25,9 @@ def solve_with(
 ) -> SpringResult:
     """Solve ``deal`` with the named engine (``strategy`` is the CP-SAT engine's).
 
-    A spring's plan has the fewest plays of any spring plan, unless
-    ``any_plan`` accepts the first one found. A spring is only ever returned
+    A spring's plan is the natural one, the best of all spring plans by
+    :func:`~cpsolver.spring.result.plan_rank` (both engines give plans equal
+    on it), unless ``any_plan`` accepts the first one found. A spring is only ever returned
     with a plan that the verifier accepted.
     """
     if engine == "cpsat":

@@ -3,14 +3,23 @@
 A spring is a split of the landlord's hand into plays of which at most one
 is answerable by a peasant: the safe plays go first, in any order, and the
 answerable one, if any, last (once it is down the landlord has no cards).
+
+Of all spring plans, the engines print the *natural* one: the best by
+:func:`plan_rank` (the fewest plays; then the most bombs and rockets played
+whole, since each doubles the stake; then no answerable play if an all-safe
+plan exists). :func:`natural_weights` is the same order as integer weights,
+summed play by play, which is how the engines optimise it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
+from cpsolver.rules.cards import BLACK_JOKER, RED_JOKER, TWO, Hand
+from cpsolver.rules.patterns import Kind
 from cpsolver.rules.plays import Play
 
 
@@ -87,3 +96,56 @@ def order_plan(steps: list[Step]) -> list[Step]:
     A spring plan has at most one answerable play, so it comes out last.
     """
     return sorted(steps, key=lambda step: (not step.safe, step.play.sort_key()))
+
+
+# The plays that double the stake: a bomb or the rocket, played whole.
+POINT_KINDS = frozenset({Kind.BOMB, Kind.ROCKET})
+
+
+def plan_rank(plan: Sequence[Step]) -> tuple[int, int, int]:
+    """How natural a plan is, the smaller the better: (plays, -bombs and rockets, answerable plays).
+
+    Compared as tuples: the fewest plays first; among those, the most bombs
+    and rockets (each doubles the stake); among those, the fewest answerable
+    plays (a spring has 0 or 1, so: none if an all-safe plan exists).
+
+    >>> from cpsolver.rules.plays import classify
+    >>> rocket = Step(classify(Hand.parse("BR")), True)
+    >>> jokers = [Step(classify(Hand.parse("B")), True), Step(classify(Hand.parse("R")), True)]
+    >>> plan_rank([rocket]), plan_rank(jokers)
+    ((1, -1, 0), (2, 0, 0))
+    """
+    points = sum(step.play.kind in POINT_KINDS for step in plan)
+    return len(plan), -points, sum(not step.safe for step in plan)
+
+
+class NaturalWeights(NamedTuple):
+    """:func:`plan_rank` as a sum over plays: each play costs ``play``, less ``point`` for a
+    bomb or the rocket, plus ``answerable`` if a peasant can answer it."""
+
+    play: int
+    point: int
+    answerable: int
+
+    def cost(self, kind: Kind, safe: bool) -> int:
+        """What one play of ``kind`` adds to its plan's total."""
+        return self.play - self.point * (kind in POINT_KINDS) + self.answerable * (not safe)
+
+
+def natural_weights(hand: Hand) -> NaturalWeights:
+    """Weights under which the plans of ``hand`` with the smallest total are the best by
+    :func:`plan_rank`.
+
+    A spring plan has at most one answerable play, so a bomb or rocket (2)
+    outweighs it; a play outweighs all the bombs and rockets a split of
+    ``hand`` can hold, and the answerable play besides. Kept as small as
+    that allows, since CP-SAT's search is the tighter the smaller they are.
+
+    >>> natural_weights(Hand.parse("BR 2222 33"))
+    NaturalWeights(play=6, point=2, answerable=1)
+    """
+    counts = hand.counts
+    most = sum(counts[r] == 4 for r in range(TWO + 1)) + bool(
+        counts[BLACK_JOKER] and counts[RED_JOKER]
+    )
+    return NaturalWeights(2 * most + 2, 2, 1)

@@ -14,8 +14,11 @@ at the root.
 
 Safety is asked once per class of play (kind, shape and rank), since kickers
 never change who can answer, and each play's packed cards are computed once
-per process. Once a spring is known, a second memoised pass finds the spring
-split with the fewest plays, the natural plan (``any_plan`` skips it).
+per process. Once a spring is known, a second memoised pass finds the natural
+spring split (``any_plan`` skips it): the best by
+:func:`cpsolver.spring.result.plan_rank` — the fewest plays, then the most bombs
+and rockets, then no answerable play if it can be helped — as the least sum of
+:func:`cpsolver.spring.result.natural_weights` over its plays.
 """
 
 from __future__ import annotations
@@ -26,11 +29,19 @@ from cpsolver.rules.cards import RANK_COUNT, Deal, Hand
 from cpsolver.rules.movegen import MoveGenerator, generator
 from cpsolver.rules.plays import Play
 from cpsolver.rules.ruleset import RuleSet
-from cpsolver.spring.result import OBJECTIVES, Objective, SpringResult, Step, Verdict, order_plan
+from cpsolver.spring.result import (
+    OBJECTIVES,
+    Objective,
+    SpringResult,
+    Step,
+    Verdict,
+    natural_weights,
+    order_plan,
+)
 
 _GUARDS = sum(8 << (4 * r) for r in range(RANK_COUNT))  # bit 3 of every 4-bit field
 _CHECK_EVERY = 256  # nodes between clock reads
-_NONE = 1 << 30  # more plays than any split has: no split at all
+_NONE = 1 << 30  # more than any split costs: no split at all
 
 
 def pack(hand: Hand) -> int:
@@ -99,9 +110,13 @@ class _Search:
         self.uncoverable = sum(
             0xF << (4 * r) for r in range(RANK_COUNT) if not (coverable >> (4 * r)) & 0xF
         )
+        # Each play's share of its split's cost under the natural order, so that
+        # the least total is the best plan by plan_rank.
+        weights = natural_weights(deal.landlord)
+        self.cost = [weights.cost(play.kind, known) for play, known in zip(plays, safe)]
         self.memo: dict[tuple[int, int], int | None] = {}
         self.best: dict[int, tuple[int, int]] = {}
-        self.shortest_memo: dict[tuple[int, int], tuple[int, int]] = {}
+        self.natural_memo: dict[tuple[int, int], tuple[int, int]] = {}
 
     def split(self, hand: int, budget: int) -> int | None:
         """The index of a play that starts a spring split of ``hand``, -1 when empty, None if none."""
@@ -132,10 +147,12 @@ class _Search:
         self.memo[key] = found
         return found
 
-    def shortest(self, hand: int, budget: int) -> int:
-        """The fewest plays of a spring split of ``hand`` (at most ``budget`` answerable).
+    def natural(self, hand: int, budget: int) -> int:
+        """The least cost of a spring split of ``hand`` (at most ``budget`` answerable plays).
 
-        Memoised with the play that attains it; a large number when there is none.
+        The cost is the sum of :attr:`cost` over the split's plays, so the
+        least is the most natural split (:func:`~cpsolver.spring.result.plan_rank`).
+        Memoised with the play that attains it; ``_NONE`` when there is none.
         Called only once :meth:`split` found a spring, so no-spring deals never pay for it.
         """
         if not hand:
@@ -143,37 +160,40 @@ class _Search:
         if not budget and hand & self.uncoverable:
             return _NONE
         key = (hand, budget)
-        found = self.shortest_memo.get(key)
+        found = self.natural_memo.get(key)
         if found is not None:
             return found[0]
         self._tick()
         lowest = ((hand & -hand).bit_length() - 1) // 4
         best, best_play = _NONE, -1
         guarded = hand | _GUARDS
-        packed_plays, safe = self.packed, self.safe
+        packed_plays, safe, cost = self.packed, self.safe, self.cost
         for i in self.starting[lowest]:
             packed = packed_plays[i]
             if (guarded - packed) & _GUARDS != _GUARDS:  # contains(hand, packed), inlined
                 continue
             left = hand - packed
+            if not left and (safe[i] or budget):
+                # The whole hand as one play: the only one-play split, and one
+                # play outweighs any points and answerable play of a longer one.
+                best, best_play = cost[i], i
+                break
             if safe[i]:
-                total = 1 + self.shortest(left, budget)
+                total = cost[i] + self.natural(left, budget)
             elif budget and not left & self.uncoverable:
-                total = 1 + self.shortest(left, 0)
+                total = cost[i] + self.natural(left, 0)
             else:
                 continue
             if total < best:
                 best, best_play = total, i
-                if best == 1:
-                    break  # one play is the fewest there is
-        self.shortest_memo[key] = (best, best_play)
+        self.natural_memo[key] = (best, best_play)
         return best
 
-    def shortest_plan(self, hand: int) -> list[Step]:
-        """The split that :meth:`shortest` found for ``hand``."""
+    def natural_plan(self, hand: int) -> list[Step]:
+        """The split that :meth:`natural` found for ``hand``."""
         steps, budget = [], 1
         while hand:
-            i = self.shortest_memo[(hand, budget)][1]
+            i = self.natural_memo[(hand, budget)][1]
             steps.append(Step(self.plays[i], self.safe[i]))
             budget -= not self.safe[i]
             hand -= self.packed[i]
@@ -248,9 +268,10 @@ def solve(
 ) -> SpringResult:
     """Decide whether the landlord of ``deal`` has a spring, by search; a plan if so.
 
-    The plan of a spring has the fewest plays of any spring plan (the rocket
-    as one play, not two singles), unless ``any_plan`` asks for the first one
-    found, which is cheaper. ``objective`` ``fewest-answerable`` or
+    The plan of a spring is the natural one (:func:`~cpsolver.spring.result.plan_rank`):
+    the fewest plays of any spring plan (the rocket as one play, not two
+    singles), then the most bombs and rockets, then no answerable play if it
+    can be helped; unless ``any_plan`` asks for the first one found, which is cheaper. ``objective`` ``fewest-answerable`` or
     ``fewest-plays`` also finds the split with the fewest answerable plays, or
     the fewest plays, as the plan.
 
@@ -274,8 +295,8 @@ def solve(
             elif any_plan:
                 plan = search.plan(root)
             else:
-                search.shortest(root, 1)
-                plan = search.shortest_plan(root)
+                search.natural(root, 1)
+                plan = search.natural_plan(root)
         else:
             value = search.fewest(root, objective == "fewest-answerable")
             plan = search.fewest_plan(root)

@@ -301,6 +301,14 @@ class SpringModel:
             f"objective{{vars:[{_joined(chosen)}]coeffs:[{_joined(coefficients)}]{domain}}}",
         )
 
+    def minimize_cost(self, costs: list[int]) -> None:
+        """The objective: the least sum of ``costs[o]`` over the plays of each option ``o``."""
+        self.model.proto.clear_objective()
+        _merge(
+            self.model,
+            f"objective{{vars:[{_joined(self.use_index)}]coeffs:[{_joined(costs)}]}}",
+        )
+
     def allow_one_of(self, unsafe: Iterable[int]) -> None:
         """The cut: at most one play in all from these (unsafe) options."""
         chosen = [self.use_index[o] for o in unsafe]

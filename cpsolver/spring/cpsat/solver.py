@@ -33,7 +33,14 @@ from cpsolver.spring.cpsat.model import FAST_PARAMETERS, SpringModel, options_of
 from cpsolver.spring.cpsat.objectives import optimize
 from cpsolver.spring.cpsat.safety import Unsafe
 from cpsolver.spring.cpsat.strategies import DEFAULT_STRATEGY, STRATEGIES, Strategy
-from cpsolver.spring.result import OBJECTIVES, SpringResult, Step, Verdict, order_plan
+from cpsolver.spring.result import (
+    OBJECTIVES,
+    SpringResult,
+    Step,
+    Verdict,
+    natural_weights,
+    order_plan,
+)
 
 
 def solve(
@@ -47,9 +54,11 @@ def solve(
 ) -> SpringResult:
     """Decide whether the landlord of ``deal`` has a spring, with a plan if so.
 
-    The plan of a spring has the fewest plays of any spring plan (the model
-    minimises them), unless ``any_plan`` takes the first spring found, which
-    is cheaper. ``objective`` ``fewest-answerable`` or ``fewest-plays`` also
+    The plan of a spring is the natural one (the model minimises
+    :func:`~cpsolver.spring.result.plan_rank` as weighted plays): the fewest
+    plays of any spring plan, then the most bombs and rockets, then no
+    answerable play if it can be helped; unless ``any_plan`` takes the first
+    spring found, which is cheaper. ``objective`` ``fewest-answerable`` or ``fewest-plays`` also
     finds a split with the proven fewest answerable plays, or fewest plays,
     and returns it as the plan. ``time_limit`` (seconds, over all rounds)
     turns a solve that runs out of time into ``unknown``; every other verdict
@@ -78,10 +87,13 @@ def _decide(
 ) -> SpringResult:
     """The spring question itself: one solve (eager) or rounds of cuts (lazy).
 
-    Unless ``any_plan``, the plays are minimised: eager from the start, lazy
-    once a first split has passed. Lazy rounds solve a relaxation (only the
-    cuts met so far), so the first minimal split that passes the check has the
-    fewest plays of all spring splits.
+    Unless ``any_plan``, the plan's cost under
+    :func:`~cpsolver.spring.result.natural_weights` is minimised: eager from
+    the start, lazy once a first split has passed. Lazy rounds solve a
+    relaxation (only the cuts met so far, and only the answerable plays known
+    so far counted), which never costs a spring split more than it truly
+    costs; the first minimal split that passes the check costs what it seems,
+    so it is the most natural of all spring splits.
     """
     started = time.perf_counter()
     moves = generator(rules)
@@ -91,12 +103,21 @@ def _decide(
     # Eager minimises from the start; lazy first decides (most deals have no
     # spring, and feasibility rounds are cheaper), then minimises.
     minimizing = not any_plan and strategy == "eager"
-    if minimizing:
-        model.minimize_plays()
     if strategy == "eager":
         unsafe.classify_all()
     elif strategy != "lazy":
         raise ValueError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    weights = natural_weights(deal.landlord)
+
+    def minimize() -> None:
+        """Each option's cost under the natural order, as far as its safety is known."""
+        known = unsafe.known
+        model.minimize_cost(
+            [weights.cost(option.kind, o not in known) for o, option in enumerate(options)]
+        )
+
+    if minimizing:
+        minimize()
     settings = parameters if parameters is not None else FAST_PARAMETERS
     stats: dict[str, object] = {
         "engine": "cpsat",
@@ -117,6 +138,8 @@ def _decide(
         if new:
             model.allow_one_of(sorted(unsafe.known))
             cuts += 1
+            if minimizing and strategy == "lazy":
+                minimize()  # the newly answerable options now cost what they do
         rounds += 1
         status, counts, plays = model.solve(remaining, settings, hint)
         if status == cp_model.INFEASIBLE:
@@ -127,8 +150,8 @@ def _decide(
         used = [o for o, n in enumerate(counts) for _ in range(n)]
         new = unsafe.check(sorted(set(used)))
         if not new and not any_plan and not minimizing:
-            minimizing = True  # a spring exists: now the one with the fewest plays
-            model.minimize_plays()
+            minimizing = True  # a spring exists: now the most natural one
+            minimize()
             hint = counts
             continue
         if not new:
