@@ -156,5 +156,5 @@ def test_a_corpus_line_from_deal_pipes_into_endgame() -> None:
     assert bad.returncode == 2
     assert bad.stderr == (
         "Error: stdin: a position line may not carry the key 'foo'; "
-        "it may carry: hands, turn, table, id, expected\n"
+        "it may carry: hands, turn, table, id, expected, puzzle\n"
     )

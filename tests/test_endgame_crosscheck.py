@@ -139,7 +139,7 @@ def test_corpus_lines_round_trip_and_carry_ids_and_expected_winners() -> None:
         ('{"hands": ["3", "4"], "expected": "spring!"}', "line 3: 'expected' must be"),
         (
             '{"hands": ["3", "4"], "colour": 1}',
-            "line 3: a position line may not carry the key 'colour'; it may carry: hands, turn, table, id, expected",
+            "line 3: a position line may not carry the key 'colour'; it may carry: hands, turn, table, id, expected, puzzle",
         ),
         ('{"hands": ["33", "4"], "turn": 1, "table": {"cards": "34", "by": 0}}', "line 3: 34"),
     ],

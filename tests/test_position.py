@@ -69,7 +69,7 @@ def test_text_form_with_comments_and_table() -> None:
         ('{"hands": ["3", "4"], "table": "5"}', "'table' must be null or"),
         (
             '{"hands": ["3", "4"], "extra": 1}',
-            "a position line may not carry the key 'extra'; it may carry: hands, turn, table, id, expected",
+            "a position line may not carry the key 'extra'; it may carry: hands, turn, table, id, expected, puzzle",
         ),
         ("[1, 2]", "a JSON position must be an object with 'hands'"),
         ("{", "broken JSON"),

@@ -30,6 +30,7 @@ COMMANDS = {
     "replay": "game",
     "simulate": "game",
     "odds": "odds",
+    "puzzle": "puzzle",
     "rules": "rules",
     "show": "show",
     "solve": "spring",

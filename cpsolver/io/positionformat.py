@@ -46,7 +46,7 @@ _HAND_KEYS = {
     "peasant2": 2,
 }
 _JSON_KEYS = ("hands", "turn", "table")
-ENTRY_KEYS = ("id", "expected")  # what a corpus line carries besides the position
+ENTRY_KEYS = ("id", "expected", "puzzle")  # what a corpus line carries besides the position
 
 
 class PositionFormatError(CpsolverError):
