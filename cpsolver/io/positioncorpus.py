@@ -54,7 +54,7 @@ def parse_position_line(line: str, number: int, rules: RuleSet | None = None) ->
     """One corpus line; errors name the line."""
 
     def entry(data: Any) -> PositionEntry:
-        position = position_from_dict(data, rules, ("id", "expected"))
+        position = position_from_dict(data, rules, ENTRY_KEYS)
         return PositionEntry(
             number, corpus_id(data, number), position, _expected(data.get("expected"))
         )
