@@ -16,6 +16,7 @@ from cpsolver.endgame import solve
 from cpsolver.endgame.budget import MemoryBudget
 from cpsolver.endgame.proof import build_strategy_proof
 from cpsolver.io.positiongen import random_position
+from cpsolver.rules.movegen import plays
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import standard_rules
 from cpsolver.verify.strategy import check_strategy
@@ -87,3 +88,32 @@ def test_the_default_cap_holds_on_a_small_position() -> None:
     """With the real gauge and the default cap, a small position never reaches the cap."""
     result = solve(Position.parse(["KK 3", "QQ 4"]))
     assert result.stats["evictions"] == 0 and result.stats["peak_memory_mb"] > 0
+
+
+def _growing(after: int) -> MemoryBudget:
+    """A budget whose process is flat for ``after`` reads, then doubles at each: a stop at one node."""
+    reads = itertools.count()
+    return MemoryBudget(
+        CAP, resident=lambda: CAP << max(0, next(reads) - after), every=1, fewest=10**9
+    )
+
+
+def test_a_stopped_search_says_which_first_moves_it_had_settled_and_they_are_right() -> None:
+    """Under a limit a position gave 'unknown' and nothing else; now the settled first moves, checked."""
+    settled = 0
+    for position, after in itertools.product(_positions(16), (5, 20)):
+        stopped = solve(position, memory=_growing(after))
+        if stopped.winner is not None:
+            continue
+        assert "known_first_moves" in stopped.as_dict()
+        for move, winner in stopped.known.items():
+            play = (
+                None
+                if move == "pass"
+                else next(p for p in plays(position.hands[position.turn]) if str(p) == move)
+            )
+            after = position.after(play)
+            truth = position.side_of(position.turn) if after is None else solve(after).winner
+            assert winner == truth, (position, move)
+            settled += 1
+    assert settled >= 5

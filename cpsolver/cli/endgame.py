@@ -60,6 +60,12 @@ def report(result: EndgameResult, document: PositionDocument | None = None) -> s
             else "the time limit was reached"
         )
         lines = [f"unknown: {reason} before a verdict"]
+        if result.known:
+            settled = ", ".join(
+                f"{move} ({side_wins(side, position.players)})"
+                for move, side in result.known.items()
+            )
+            lines.append(f"first moves settled before it stopped: {settled}")
     elif result.mover_wins:
         moves = ", ".join(str(m) for m in result.moves)
         lines = [f"{side_wins(result.winner, position.players)}: {mover} to move wins with {moves}"]

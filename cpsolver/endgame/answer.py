@@ -47,6 +47,9 @@ class EndgameResult:
     line: list[tuple[int, Move]] = field(default_factory=list)
     stats: dict[str, Any] = field(default_factory=dict)
     strategy: Strategy | None = field(default=None, repr=False)
+    # With no verdict: the first moves the search had settled before it stopped,
+    # each with the side that wins after it (what was learnt, not thrown away).
+    known: dict[str, int] = field(default_factory=dict)
 
     @property
     def mover_wins(self) -> bool | None:
@@ -57,12 +60,15 @@ class EndgameResult:
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form printed by ``cpsolver endgame --json``."""
-        return {
+        found: dict[str, Any] = {
             "winner": self.winner,
             "moves": [str(m) for m in self.moves],
             "line": [{"hand": player, "move": str(move)} for player, move in self.line],
             "stats": self.stats,
         }
+        if self.winner is None:
+            found["known_first_moves"] = self.known
+        return found
 
 
 def solve(
@@ -94,7 +100,7 @@ def solve(
     except (OutOfTime, OutOfMemory) as stop:
         stats = _stats(search, started)
         stats["stopped"] = "time" if isinstance(stop, OutOfTime) else "memory"
-        return EndgameResult(position, None, stats=stats)
+        return EndgameResult(position, None, stats=stats, known=_known_first_moves(search, root))
     solved = time.perf_counter()
     strategy = Strategy(search, root)
     stats = _stats(search, started)
@@ -123,6 +129,23 @@ def _winning_moves(search: Search, root: State, all_moves: bool) -> list[Move]:
         if child is None or search.wins(*child) == (search.side[child[1]] == side):
             found.append(_move(search, move))
     return found
+
+
+def _known_first_moves(search: Search, root: State) -> dict[str, int]:
+    """The first moves whose positions the stopped search had settled, with their winners."""
+    search.deadline = None  # reading the table only: nothing here searches
+    search.memory.cap = None
+    known: dict[str, int] = {}
+    for move in search.legal(root):
+        child = search.successor(root, move)
+        if child is None:  # the move empties the hand: the mover's side has won
+            known[str(_move(search, move))] = search.side[root[1]]
+            continue
+        entry = search.table.get(search.key(child), False)
+        if entry is not False:
+            mover = search.side[child[1]]
+            known[str(_move(search, move))] = mover if entry is not None else 1 - mover
+    return known
 
 
 def _stats(search: Search, started: float) -> dict[str, Any]:

@@ -55,6 +55,7 @@ class MemoryBudget:
         self.entries: int | None = None  # the table's budget, learnt at the first overflow
         self.evictions = 0
         self.evicted = 0
+        self.may_stop = True  # False once the verdict is in: reading it out never gives up
         # The resident size when the budget was last lowered: freed memory
         # stays with the process, so only growth past it means the budget is high.
         self._lowered_at = 0
@@ -78,7 +79,9 @@ class MemoryBudget:
         ):
             # The budget was learnt too high (the caches beside the table grew): lower it.
             if entries < self.fewest:
-                raise OutOfMemory
+                if self.may_stop:
+                    raise OutOfMemory
+                return False  # the verdict is in: go on, nothing more to free here
             self.entries = max(entries // 2, self.fewest)
             self._lowered_at = resident
             return True

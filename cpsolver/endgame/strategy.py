@@ -34,6 +34,7 @@ class Strategy:
         self.nodes: dict[State, Node] = {}
         self._depth: dict[State, int] = {}
         search.deadline = None  # reading out never gives up half-way
+        search.memory.may_stop = False
         stack = [root]
         while stack:
             state = stack.pop()

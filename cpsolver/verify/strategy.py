@@ -208,7 +208,7 @@ class _Walk:
         self, where: str, position: Position, move: _Move, target: int | None, stack: list[int]
     ) -> str | None:
         """The move must lead to node ``target`` (None: the mover goes out, for the winning side)."""
-        after = _after(position, move)
+        after = position.after(move)
         if after is None:
             if position.side_of(position.turn) != self.winner:
                 return f"{where}: {_words(move)} empties hand {position.turn}: the other side wins"
@@ -316,21 +316,6 @@ def _malformed_play(play: Any) -> str | None:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _after(position: Position, move: _Move) -> Position | None:
-    """The position after ``move``, or None when it empties the mover's hand."""
-    turn = position.turn
-    following = (turn + 1) % position.players
-    if move is None:
-        if following == position.by:
-            return Position(position.hands, following)
-        return Position(position.hands, following, position.table, position.by)
-    left = position.hands[turn] - move.cards
-    if not left:
-        return None
-    hands = position.hands[:turn] + (left,) + position.hands[turn + 1 :]
-    return Position(hands, following, move, turn)
 
 
 def _key(move: _Move) -> tuple[str, str, str]:
