@@ -25,7 +25,8 @@ from cpsolver.cli.show import (
     picture_options,
     write_pictures,
 )
-from cpsolver.io.dealformat import DealDocument
+from cpsolver.io.dealformat import DealDocument, parse_deal
+from cpsolver.io.positionformat import parse_position
 from cpsolver.io.reading import InputError, loads_json, source_name
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.io.writing import write_text
@@ -39,7 +40,7 @@ from cpsolver.spring.proof import build_proof
 from cpsolver.spring.result import OBJECTIVES, SpringResult, Verdict
 from cpsolver.verify.check import check_document
 from cpsolver.verify.cnf import ENCODER
-from cpsolver.verify.documents import read_proof
+from cpsolver.verify.documents import NotAProofError, read_proof
 
 if TYPE_CHECKING:  # OR-Tools comes with the explanation; only explain loads it
     from cpsolver.spring.cpsat.explain import Explanation
@@ -239,6 +240,11 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     try:
         parsed = loads_json(text, f"{source_name(files[-1])}: not a proof")
     except InputError as error:
+        other = _text_kind(text, rules)
+        if other is not None:
+            raise BadInput(
+                f"{source_name(files[-1])}: this is {other}, not a proof, certificate or strategy"
+            ) from None
         raise BadInput(str(error)) from None
     if not isinstance(parsed, dict):
         raise BadInput(f"{files[-1]}: not a proof: a proof is a JSON object")
@@ -246,6 +252,8 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     walked = 0
     try:
         document = read_proof(text)
+    except NotAProofError as error:  # the wrong input, not a proof that fails its check
+        raise BadInput(f"{source_name(files[-1])}: {error}") from None
     except CpsolverError as error:
         failure: str | None = str(error)
     else:
@@ -259,6 +267,21 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     else:
         click.echo(f"invalid: {failure}")
     sys.exit(0 if failure is None else 1)
+
+
+def _text_kind(text: str, rules: RuleSet) -> str | None:
+    """``a deal`` or ``a position`` if ``text`` (no JSON) reads as one, else None."""
+    keys = {line.split("#", 1)[0].split(":")[0].strip().lower() for line in text.splitlines()}
+    # As show reads them: a turn or table line makes landlord:/peasant1: lines a position.
+    is_position = any(key.startswith("hand") for key in keys) or keys & {"turn", "table"}
+    try:
+        if is_position:
+            parse_position(text, rules)
+        else:
+            parse_deal(text)
+    except CpsolverError:
+        return None
+    return "a position" if is_position else "a deal"
 
 
 def _proof_summary(document: Any, walked: int = 0) -> dict[str, Any]:
