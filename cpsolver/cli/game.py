@@ -15,7 +15,7 @@ from cpsolver.cli.inputs import read_source
 from cpsolver.cli.options import common_options, positive_seconds, rules_option
 from cpsolver.cli.output import emit_json, with_progress
 from cpsolver.cli.show import picture_options, write_pictures
-from cpsolver.game.engine import Game, NotARecordError, replay
+from cpsolver.game.engine import Game, NotARecordError, replay, unfinished_words
 from cpsolver.io.reading import InputError, loads_json, source_name
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.io.writing import open_output, write_line
@@ -87,7 +87,8 @@ def play_command(
     split, who wins with best play once few cards are left), 'c' (the card
     counter of cards you have not seen), '?' (the rules), 'quit'. Arrow keys
     edit the line and recall earlier ones; Ctrl-C ends the session, keeping the
-    score and the records of finished hands. Each hand ends with the score and
+    score and the records of finished hands (and of the hand in play, marked
+    unfinished: replay and show say so). Each hand ends with the score and
     whether the landlord had a spring at his first lead. The records are JSON,
     not the screen; this command has no --json form.
 
@@ -206,7 +207,7 @@ def replay_command(
         if not isinstance(record, dict):
             raise BadInput(f"{record_file}: record {number} is not a JSON object")
         try:
-            game = replay(record, rules)
+            game = replay(record, rules, unfinished=True)
         except NotARecordError as error:  # bad input, not a record that fails to replay
             raise BadInput(f"{record_file}: record {number}: {error}") from None
         except CpsolverError as error:
@@ -216,6 +217,11 @@ def replay_command(
             else:
                 click.echo(f"invalid: {failure}")
             sys.exit(1)
+        if game.phase in ("auction", "play"):  # a hand the player left: replayed, not scored
+            results.append({"unfinished": True, "phase": game.phase, "actions": len(game.actions)})
+            if not as_json:
+                click.echo(f"hand {number} ({game.origin}): {unfinished_words(game)}")
+            continue
         results.append(game.result())
         games.append(game)
         if not as_json:

@@ -38,7 +38,8 @@ Type cards like 33, TJQKA, 777888 3 4, or: 'pass'; 'hint' (the bot's bid or
 play, and why); 'plays' (your legal plays by kind); 'analyse' (the analyst,
 who sees every hand); 'c' (card counter on/off); '?' (this text); 'quit'.
 Arrow keys edit the line and recall earlier ones; Ctrl-C ends the session
-and keeps the score and the records of finished hands."""
+and keeps the score and the records of finished hands (the hand in play is
+recorded too, marked unfinished)."""
 
 
 def breakdown(result: dict[str, Any]) -> str:
@@ -105,8 +106,20 @@ class PersonTable:
         return answer
 
     def play_hand(self, seed: int, first_bidder: int) -> Game:
-        """One hand from the deal to the score."""
+        """One hand from the deal to the score.
+
+        A player who quits (or Ctrl-C) mid-hand still leaves its record in
+        :attr:`records`, as far as it went and marked ``"unfinished"``.
+        """
         game = Game.deal(seed, first_bidder, self.rules)
+        try:
+            return self._play_hand(game, seed)
+        except (Quit, KeyboardInterrupt):
+            if game.phase in ("auction", "play"):
+                self.records.append(game.record())
+            raise
+
+    def _play_hand(self, game: Game, seed: int) -> Game:
         bots: list[Agent] = [self.agents.get(seat) or Bot(seat, self.rules) for seat in range(3)]
         self.console.print(
             Text.assemble(
