@@ -154,7 +154,7 @@ def test_any_plan_is_the_first_spring_found() -> None:
     assert code == 0
     assert lines[0] == "spring: the landlord plays out alone in 6 plays, the last one answerable"
     assert lines[6].split()[:2] == ["6.", "555"] and lines[6].endswith("<- answerable, played last")
-    assert lines[7].startswith("(cpsat/eager: 40 options, 1 rounds, 1 cuts, ")
+    assert lines[7].startswith("(cpsat/eager: 40 options, 1 round, 1 cut, ")
 
 
 def test_solve_json_from_a_json_file() -> None:

@@ -63,7 +63,9 @@ def test_scoring_table(
 
 def test_breakdown_words() -> None:
     result = finished(0, 3, 1, [4, 0, 0], 0).result()
-    assert breakdown(result) == "bid 3 x 2^1 (bombs and rockets) x 2 (spring) = 12"
+    assert breakdown(result) == (
+        "bid 3, doubled for 1 bomb or rocket, doubled again for the spring = 12"
+    )
 
 
 def test_all_pass_throws_the_hand_in() -> None:

@@ -18,6 +18,7 @@ from cpsolver.cli.show import picture_options, write_pictures
 from cpsolver.game.engine import Game, NotARecordError, replay, unfinished_words
 from cpsolver.io.reading import InputError, loads_json, source_name
 from cpsolver.io.rulefiles import load_rules
+from cpsolver.io.words import counted
 from cpsolver.io.writing import open_output, write_line
 from cpsolver.rules.errors import CpsolverError
 
@@ -340,7 +341,7 @@ def simulate_command(
     if as_json:
         emit_json(report)
         return
-    click.echo(f"{report['games']} hands ({report['thrown_in']} thrown in)")
+    click.echo(f"{counted(report['games'], 'hand')} ({report['thrown_in']} thrown in)")
 
     def share(rate: float | None) -> str:
         return "n/a" if rate is None else f"{rate:.1%}"
@@ -361,6 +362,6 @@ def simulate_command(
     )
     for bid, row in report["by_bid"].items():
         click.echo(
-            f"won at bid {bid}: {row['hands']} hands, the landlord's estimated spring odds "
-            f"{row['mean_spring_odds']:.1%} on average, {row['springs']} springs"
+            f"won at bid {bid}: {counted(row['hands'], 'hand')}, the landlord's estimated spring odds "
+            f"{row['mean_spring_odds']:.1%} on average, {counted(row['springs'], 'spring')}"
         )

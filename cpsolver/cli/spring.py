@@ -29,6 +29,7 @@ from cpsolver.io.dealformat import DealDocument, parse_deal
 from cpsolver.io.positionformat import parse_position
 from cpsolver.io.reading import InputError, loads_json, source_name
 from cpsolver.io.rulefiles import load_rules
+from cpsolver.io.words import counted
 from cpsolver.io.writing import write_text
 from cpsolver.rules.cards import Deal, rank_symbol
 from cpsolver.rules.errors import CpsolverError
@@ -68,7 +69,7 @@ def _report(result: SpringResult) -> str:
     for number, step in enumerate(result.plan, 1):
         lines.append(f"{number:>4}. {play_line(step.play, width)}{'' if step.safe else last}")
     counts = ", ".join(
-        f"{value} {name.replace('_', ' ')}"
+        _stat(value, name)
         for name, value in stats.items()
         if isinstance(value, int) and name not in ("engine", "strategy")
     )
@@ -269,6 +270,13 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     sys.exit(0 if failure is None else 1)
 
 
+def _stat(value: int, name: str) -> str:
+    """A search statistic in words: ``1 safe play``, ``23 unsafe classes`` (the names are plural)."""
+    plural = name.replace("_", " ")
+    single = plural[:-2] if plural.endswith("sses") else plural.removesuffix("s")
+    return counted(value, single, plural)
+
+
 def _text_kind(text: str, rules: RuleSet) -> str | None:
     """``a deal`` or ``a position`` if ``text`` (no JSON) reads as one, else None."""
     keys = {line.split("#", 1)[0].split(":")[0].strip().lower() for line in text.splitlines()}
@@ -303,7 +311,7 @@ def _proof_words(document: Any, walked: int) -> str:
     summary = _proof_summary(document, walked)
     if "winner" in summary:
         return (
-            f"side {summary['winner']} wins: a strategy of {summary['nodes']} positions, "
+            f"side {summary['winner']} wins: a strategy of {counted(summary['nodes'], 'position')}, "
             "every reply of the other side answered"
         )
     if summary["verdict"] == "spring":
