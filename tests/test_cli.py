@@ -154,7 +154,7 @@ def test_any_plan_is_the_first_spring_found() -> None:
     assert code == 0
     assert lines[0] == "spring: the landlord plays out alone in 6 plays, the last one answerable"
     assert lines[6].split()[:2] == ["6.", "555"] and lines[6].endswith("<- answerable, played last")
-    assert lines[7].startswith("(cpsat/eager: 40 options, 1 rounds, 1 cuts, ")
+    assert lines[7].startswith("(cpsat/eager: 40 options, 1 round, 1 cut, ")
 
 
 def test_solve_json_from_a_json_file() -> None:
@@ -283,7 +283,7 @@ def test_verify_unreadable_proofs_exit_2_and_malformed_ones_exit_1(tmp_path: Pat
     code, _, err = run("verify", str(proof))
     assert (code, err) == (2, f"Error: {proof}: not a proof: a proof is a JSON object\n")
     code, _, err = run("verify", str(SPRING_DEAL))
-    assert code == 2 and "not a proof: broken JSON" in err
+    assert code == 2 and "this is a deal, not a proof, certificate or strategy" in err
     proof.write_text('{"format": "cpsolver-proof"}')
     code, out, _ = run("verify", str(proof))
     assert (code, out) == (1, "invalid: proof: 'version' is a required property\n")

@@ -435,7 +435,7 @@ def test_stale_lines_are_problems_and_the_protocol_is_recorded(tmp_path: Path) -
     assert summary.protocols == {"external": 2, "toy": 2}
     assert summary.agreements == 3  # an unknown never disagrees
     stale = [p["problem"] for p in summary.problems]
-    assert stale and all(p.startswith("1 stale line(s) discarded: ") for p in stale)
+    assert stale and all(p.startswith("1 stale line discarded: ") for p in stale)
 
 
 def test_ctrl_c_ends_the_run_with_the_summary_so_far() -> None:

@@ -63,7 +63,9 @@ def test_scoring_table(
 
 def test_breakdown_words() -> None:
     result = finished(0, 3, 1, [4, 0, 0], 0).result()
-    assert breakdown(result) == "bid 3 x 2^1 (bombs and rockets) x 2 (spring) = 12"
+    assert breakdown(result) == (
+        "bid 3, doubled for 1 bomb or rocket, doubled again for the spring = 12"
+    )
 
 
 def test_all_pass_throws_the_hand_in() -> None:
@@ -342,3 +344,36 @@ def test_q_plays_a_queen_and_only_quit_quits() -> None:
 def test_simulate_when_every_hand_is_thrown_in() -> None:
     result = CliRunner().invoke(cli, ["simulate", "--games", "1", "--seed", "14"])
     assert result.exit_code == 0 and "win rate by role: landlord n/a" in result.output
+
+
+@pytest.mark.parametrize("passes", [0, 1, 3, 8, 30])
+def test_quitting_mid_hand_records_the_hand_so_far_unfinished(tmp_path: Path, passes: int) -> None:
+    # issue 27: quitting wrote nothing. Any number of answers, then quit: the hand in play
+    # is recorded as far as it went, marked unfinished, and replay and show say so in a line.
+    records = tmp_path / "hands.jsonl"
+    script = ["pass"] * passes + ["quit"]
+    done = CliRunner().invoke(
+        cli,
+        ["play", "--seed", str(passes), "--seat", "0", "--record", str(records)],
+        input="\n".join(script) + "\n",
+    )
+    assert done.exit_code == 0, done.output
+    written = [json.loads(line) for line in records.read_text().splitlines()]
+    last = written[-1]
+    assert last["unfinished"] is True and last["result"] is None
+    assert all("unfinished" not in record for record in written[:-1])
+    with pytest.raises(IllegalActionError, match="an unfinished hand"):
+        replay(last)
+    assert replay(last, unfinished=True).phase in ("auction", "play")
+    shown = CliRunner().invoke(cli, ["replay", str(records)])
+    assert shown.exit_code == 0
+    assert re.fullmatch(
+        rf"hand {len(written)} \(seed \d+\): an unfinished hand \(left (in the auction|after "
+        r"1 play or pass|after \d+ plays and passes)\), not scored",
+        shown.stdout.splitlines()[-1],
+    ), shown.stdout
+    as_json = CliRunner().invoke(cli, ["replay", str(records), "--json"])
+    assert json.loads(as_json.stdout)["replayed"][-1]["unfinished"] is True
+    drawn = CliRunner().invoke(cli, ["show", str(records)])
+    assert drawn.exit_code == 0 and "an unfinished hand" in drawn.stdout
+    assert "Traceback" not in drawn.output

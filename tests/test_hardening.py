@@ -164,7 +164,7 @@ def test_unwritable_outputs_are_one_line_exit_2(args: list[str], bad: str) -> No
     assert message.startswith(f"cannot write {bad}: ")
 
 
-def test_a_full_or_closed_stdout_is_one_line_exit_2() -> None:  # B6
+def test_a_full_stdout_is_one_line_exit_2() -> None:  # B6
     with open("/dev/full", "wb") as full:
         done = subprocess.run(
             [sys.executable, "-m", "cpsolver", "deal", "--count", "3"],
@@ -174,15 +174,30 @@ def test_a_full_or_closed_stdout_is_one_line_exit_2() -> None:  # B6
         )
     assert done.returncode == 2
     assert done.stderr.decode() == "Error: cannot write stdout: No space left on device\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "deal --count 200000",
+        "deal --count 200000 -o -",
+        "deal --count 3000 | {cpsolver} batch - -o - --quiet --engine search --workers 1",
+    ],
+)
+def test_a_closed_stdout_pipe_ends_quietly_with_141(command: str) -> None:  # issue 27
+    # Read one line and close the pipe, as head does: the writer must stop without a word,
+    # with the status a shell shows for a tool that SIGPIPE ended (128 + 13).
+    cpsolver = f"{sys.executable} -m cpsolver"
     head = subprocess.run(
-        f"{sys.executable} -m cpsolver deal --count 200000 | head -1",
+        f"{cpsolver} {command.format(cpsolver=cpsolver)} | head -1; exit ${{PIPESTATUS[-2]}}",
         shell=True,
         capture_output=True,
         check=False,
         executable="/bin/bash",
     )
     assert head.stdout.count(b"\n") == 1
-    assert b"Traceback" not in head.stderr and b"Broken pipe" in head.stderr
+    assert head.stderr == b""
+    assert head.returncode == 141
 
 
 def test_workers_are_capped_at_the_cores_with_a_warning(tmp_path: Path) -> None:  # B8

@@ -25,6 +25,7 @@ from cpsolver.cli import cli
 from cpsolver.io.dealformat import deal_as_text
 from cpsolver.io.dealgen import generate
 from cpsolver.io.reading import LIMITS
+from cpsolver.io.words import counted
 from cpsolver.spring.certify import certify
 from cpsolver.verify.rup import STEPS, check_refutation, parse_proof
 from cpsolver.verify.spring import check_certificate
@@ -204,7 +205,7 @@ def test_verify_counts_the_positions_it_checked_not_the_nodes_listed(
     assert code == 0
     assert json.loads(out)["nodes"] == len(strategy["nodes"])
     code, out, _ = invoke("verify", str(path))
-    assert f"a strategy of {len(strategy['nodes'])} positions" in out
+    assert f"a strategy of {counted(len(strategy['nodes']), 'position')}" in out
 
 
 # 9. SIGTERM: every command ends as Ctrl-C does; the writer leaves nothing behind.

@@ -77,7 +77,8 @@ def test_whole_hand_at_a_pseudo_terminal_with_arrow_keys_and_ctrl_c(tmp_path: Pa
     child.close()
     assert child.exitstatus == 0
     lines = records.read_text().splitlines()
-    assert len(lines) == 1
+    assert len(lines) == 2  # the finished hand, and the one Ctrl-C left, marked unfinished
+    assert "unfinished" not in json.loads(lines[0]) and json.loads(lines[1])["unfinished"] is True
     result = CliRunner().invoke(cli, ["replay", str(records), "--json"])
     assert result.exit_code == 0 and json.loads(result.stdout)["valid"] is True
 

@@ -196,3 +196,34 @@ def test_check_plan_on_plain_plays() -> None:
         check_plan(deal, ["KK2"])
         == "step 1 (KK2): no play: 3 cards that form none of the thirteen combinations"
     )
+
+
+def _other_documents() -> list[tuple[str, str, str]]:
+    """(what, file name, text) for every kind of input that is not a proof, as cpsolver writes it."""
+    from pathlib import Path
+
+    from cpsolver.game.engine import Game
+
+    examples = Path(__file__).parents[1] / "examples"
+    game = Game.deal(7)
+    return [
+        ("a deal", "deal.json", json.dumps(deal_as_dict(DEAL))),
+        ("a deal", "deal.txt", (examples / "spring.txt").read_text()),
+        ("a position", "position.json", (examples / "position3.json").read_text()),
+        ("a game record", "record.json", json.dumps(game.record())),
+    ]
+
+
+@pytest.mark.parametrize("what, name, text", _other_documents())
+def test_a_deal_position_or_record_given_to_verify_is_bad_input(
+    tmp_path: Any, what: str, name: str, text: str
+) -> None:  # issue 27: it said "invalid: proof: 'format' is a required property", exit 1
+    from click.testing import CliRunner
+
+    from cpsolver.cli import cli
+
+    path = tmp_path / name
+    path.write_text(text)
+    done = CliRunner().invoke(cli, ["verify", str(path)])
+    assert done.exit_code == 2
+    assert done.output == (f"Error: {path}: this is {what}, not a proof, certificate or strategy\n")

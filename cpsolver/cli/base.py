@@ -5,7 +5,9 @@ The shared readers, options and output helpers live beside it
 
 Exit codes follow grep: 0 yes (a play, plays found, a spring, a valid proof),
 1 no, 2 bad input or usage, 3 undecided (a limit was reached). ``--json``
-writes only JSON to stdout; messages go to stderr.
+writes only JSON to stdout; messages go to stderr. A stdout pipe closed by its
+reader (``| head``) ends any command quietly with 141, the status a shell
+gives a Unix tool that SIGPIPE ended.
 """
 
 from __future__ import annotations
@@ -23,10 +25,11 @@ import click
 
 from cpsolver import __version__
 from cpsolver.io.reading import reset_stdin
-from cpsolver.io.writing import OutputError
+from cpsolver.io.writing import OutputError, StdoutClosed
 from cpsolver.rules.errors import CpsolverError
 
 F = TypeVar("F", bound=Callable[..., Any])
+PIPE_CLOSED = 128 + signal.SIGPIPE if hasattr(signal, "SIGPIPE") else 141  # what a shell shows
 T = TypeVar("T")
 
 
@@ -87,11 +90,18 @@ class _Group(click.Group):
                     return super().invoke(ctx)
             finally:
                 _flush_stdout()
+        except StdoutClosed:
+            raise _pipe_closed() from None
         except CpsolverError as error:
             raise BadInput(str(error)) from None
         except KeyboardInterrupt:
             raise Interrupted("interrupted") from None
-        except OSError as error:  # a write to stdout or stderr that failed (closed pipe, full disk)
+        except BrokenPipeError as error:
+            if error.filename is not None:  # a named path the user asked for: a real failure
+                _silence_stdout()
+                raise BadInput(f"cannot write {error.filename}: {error.strerror}") from None
+            raise _pipe_closed() from None
+        except OSError as error:  # a write to stdout or stderr that failed (full disk)
             _silence_stdout()
             where = error.filename or "stdout"
             raise BadInput(f"cannot write {where}: {error.strerror or error}") from None
@@ -119,10 +129,23 @@ def sigterm_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
+def _pipe_closed() -> click.exceptions.Exit:
+    """The quiet end of a command whose stdout pipe was closed: no message, exit 141.
+
+    The reader (``head``, ``less`` quit early) has what it wanted; Unix tools
+    die of SIGPIPE there without a word, and a shell reports 128 + 13.
+    """
+    _silence_stdout()
+    return click.exceptions.Exit(PIPE_CLOSED)
+
+
 def _flush_stdout() -> None:
     """Flush stdout now, so a closed pipe or a full disk is reported, not a traceback at exit."""
     try:
         sys.stdout.flush()
+    except BrokenPipeError:
+        _silence_stdout()
+        raise StdoutClosed("stdout was closed") from None
     except OSError as error:
         _silence_stdout()
         raise OutputError(f"cannot write stdout: {error.strerror or error}") from None

@@ -9,7 +9,7 @@ import stat
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 import click
 
@@ -28,6 +28,7 @@ from cpsolver.cli.spring import engine_options
 from cpsolver.io.positioncorpus import detect_question
 from cpsolver.io.reading import read_lines
 from cpsolver.io.rulefiles import load_rules, read_rules_text
+from cpsolver.io.words import counted
 from cpsolver.scale.batch import BatchOptions, Done, done_ids, lock_output, run_batch
 from cpsolver.spring import cpsat
 
@@ -139,26 +140,14 @@ def batch_command(
                 )
         finally:
             runner.close()
-    report = {"question": question, **summary.as_dict()}
+    report = {"question": question, **summary.as_dict(done)}
+    if summary.duplicates and not (as_json and to_stdout):  # else the JSON on stderr says it
+        click.echo(_duplicates_warning(summary.duplicates), err=True)
     if as_json:
         click.echo(json.dumps(report), err=to_stdout)  # with -o -, stdout holds the results
     else:
-        verdicts = (
-            ", ".join(f"{count} {name}" for name, count in report["verdicts"].items()) or "none"
-        )
-        things = "positions" if question == "endgame" else "deals"
-        click.echo(
-            f"solved {report['solved']} {things} ({verdicts}) in {report['seconds']} s, "
-            f"{report['deals_per_second']} {things}/s; {report['errors']} error records; "
-            f"{report['skipped_already_done']} already done"
-            + (f"; {report['mismatches']} not as expected" if report["mismatches"] else "")
-            + ("; interrupted (rerun to resume)" if summary.interrupted else ""),
-            err=to_stdout,
-        )
-        for slow in report["slowest"]:
-            click.echo(shown(f"  slow: {slow['id']} {slow['seconds']:.3f} s"), err=to_stdout)
-        for deal_id in report["mismatched_ids"]:
-            click.echo(f"  not as expected: {deal_id}", err=to_stdout)
+        for line in _summary_lines(report, question, done, out_path, summary.interrupted):
+            click.echo(line, err=to_stdout)
     if summary.interrupted:
         sys.exit(Interrupted.exit_code)
     sys.exit(
@@ -167,6 +156,72 @@ def batch_command(
             len(summary.mismatches) + done.mismatches,
             summary.verdicts["unknown"] + done.unknowns,
         )
+    )
+
+
+SHOWN = 5  # error records and duplicates named in the text summary; --json lists them all
+
+
+def _summary_lines(
+    report: dict[str, Any], question: str, done: Done, out_path: str, interrupted: bool
+) -> list[str]:
+    """The text summary: this run's work, then (on a resume) all OUT holds, then what to look at."""
+    thing = "position" if question == "endgame" else "deal"
+    total = report["total"]
+    lines = [
+        f"solved {counted(report['solved'], thing)} ({_verdicts(report['verdicts'])}) "
+        f"in {report['seconds']} s, {report['deals_per_second']} {thing}s/s; "
+        f"{counted(report['errors'], 'error record')}; {counted(report['unknowns'], 'unknown')}; "
+        f"{report['skipped_already_done']} already done"
+        + (f"; {report['mismatches']} not as expected" if report["mismatches"] else "")
+        + (
+            f"; peak memory {report['peak_memory_mb']} MB"
+            if report["peak_memory_mb"] is not None
+            else ""
+        )
+        + ("; interrupted (rerun to resume)" if interrupted else "")
+    ]
+    if done.results:  # a resume: this run's counts alone would hide the earlier runs' work
+        lines.append(
+            f"{out_path} now holds {counted(total['results'], 'result')}: "
+            f"{counted(total['solved'], thing)} solved ({_verdicts(total['verdicts'])}); "
+            f"{counted(total['errors'], 'error record')}; {counted(total['unknowns'], 'unknown')}"
+            + (f"; {total['mismatches']} not as expected" if total["mismatches"] else "")
+        )
+    for slow in report["slowest"]:
+        lines.append(shown(f"  slow: {slow['id']} {slow['seconds']:.3f} s"))
+    errors = total["error_records"]
+    for record in errors[:SHOWN]:
+        lines.append(shown(f"  error record: {_where(record['id'], record['line'])}"))
+    if len(errors) > SHOWN:
+        lines.append(f"  ... and {len(errors) - SHOWN} more error records (--json lists them all)")
+    for deal_id in report["mismatched_ids"]:
+        lines.append(shown(f"  not as expected: {deal_id}"))
+    return lines
+
+
+def _verdicts(verdicts: dict[str, int]) -> str:
+    return ", ".join(f"{count} {name}" for name, count in verdicts.items()) or "none"
+
+
+def _where(deal_id: Any, line: Any) -> str:
+    """``line 3`` for a line known by its number, ``line 3 (id "x")`` for one with an id of its own."""
+    if deal_id == str(line):
+        return f"line {line}"
+    return f"line {line} (id {json.dumps(deal_id)})"
+
+
+def _duplicates_warning(duplicates: list[dict[str, Any]]) -> str:
+    """One line: how many lines repeated an earlier id, the first few, and what was done with them."""
+    named = ", ".join(
+        f"{json.dumps(d['id'])} at line {d['line']} (first at line {d['first_line']})"
+        for d in duplicates[:SHOWN]
+    )
+    more = f" and {len(duplicates) - SHOWN} more" if len(duplicates) > SHOWN else ""
+    return shown(
+        f"Warning: {counted(len(duplicates), 'line')} "
+        f"{'repeats' if len(duplicates) == 1 else 'repeat'} an earlier id, not solved again "
+        f"(each id is solved once, at its first line): {named}{more}"
     )
 
 

@@ -14,6 +14,7 @@ from cpsolver.cli.options import capped_workers, common_options, positive_second
 from cpsolver.cli.output import emit_json, with_progress
 from cpsolver.io.reading import InputError, loads_json, source_name
 from cpsolver.io.rulefiles import load_rules
+from cpsolver.io.words import counted
 from cpsolver.io.writing import open_output, write_line
 from cpsolver.rules.errors import CpsolverError
 
@@ -59,7 +60,7 @@ def _line(name: str, figures: dict[str, Any]) -> str:
         f"{name:<12} WP {figures['wp']:.3f} [{low:.3f}, {high:.3f}]  "
         f"ADP {figures['adp']:+.3f} [{adp_low:+.3f}, {adp_high:+.3f}]  "
         f"ADP ours {figures['adp_ours']:+.3f} [{ours_low:+.3f}, {ours_high:+.3f}]  "
-        f"({figures['games']} games)"
+        f"({counted(figures['games'], 'game')})"
     )
 
 
@@ -186,7 +187,7 @@ def evaluate_command(
     if as_json:
         emit_json(report)
         return
-    click.echo(f"A = {a}, B = {b}: {report['deals']} deals, each played both ways")
+    click.echo(f"A = {a}, B = {b}: {counted(report['deals'], 'deal')}, each played both ways")
     if not report["fair"]:
         click.echo("note: cpsolver-open sees every hand; this is not a fair comparison")
     click.echo(_line("A landlord", report["as_landlord"]))
@@ -339,4 +340,4 @@ def douzero_deals_command(out_path: str, games: int, seed: int, as_json: bool) -
     if as_json:
         emit_json({"path": out_path, "deals": games, "seed": seed})
     else:
-        click.echo(f"{games} deals from seed {seed} written to {out_path}")
+        click.echo(f"{counted(games, 'deal')} from seed {seed} written to {out_path}")

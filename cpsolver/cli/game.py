@@ -15,9 +15,10 @@ from cpsolver.cli.inputs import read_source
 from cpsolver.cli.options import common_options, positive_seconds, rules_option
 from cpsolver.cli.output import emit_json, with_progress
 from cpsolver.cli.show import picture_options, write_pictures
-from cpsolver.game.engine import Game, NotARecordError, replay
+from cpsolver.game.engine import Game, NotARecordError, replay, unfinished_words
 from cpsolver.io.reading import InputError, loads_json, source_name
 from cpsolver.io.rulefiles import load_rules
+from cpsolver.io.words import counted
 from cpsolver.io.writing import open_output, write_line
 from cpsolver.rules.errors import CpsolverError
 
@@ -87,7 +88,8 @@ def play_command(
     split, who wins with best play once few cards are left), 'c' (the card
     counter of cards you have not seen), '?' (the rules), 'quit'. Arrow keys
     edit the line and recall earlier ones; Ctrl-C ends the session, keeping the
-    score and the records of finished hands. Each hand ends with the score and
+    score and the records of finished hands (and of the hand in play, marked
+    unfinished: replay and show say so). Each hand ends with the score and
     whether the landlord had a spring at his first lead. The records are JSON,
     not the screen; this command has no --json form.
 
@@ -206,7 +208,7 @@ def replay_command(
         if not isinstance(record, dict):
             raise BadInput(f"{record_file}: record {number} is not a JSON object")
         try:
-            game = replay(record, rules)
+            game = replay(record, rules, unfinished=True)
         except NotARecordError as error:  # bad input, not a record that fails to replay
             raise BadInput(f"{record_file}: record {number}: {error}") from None
         except CpsolverError as error:
@@ -216,6 +218,11 @@ def replay_command(
             else:
                 click.echo(f"invalid: {failure}")
             sys.exit(1)
+        if game.phase in ("auction", "play"):  # a hand the player left: replayed, not scored
+            results.append({"unfinished": True, "phase": game.phase, "actions": len(game.actions)})
+            if not as_json:
+                click.echo(f"hand {number} ({game.origin}): {unfinished_words(game)}")
+            continue
         results.append(game.result())
         games.append(game)
         if not as_json:
@@ -334,7 +341,7 @@ def simulate_command(
     if as_json:
         emit_json(report)
         return
-    click.echo(f"{report['games']} hands ({report['thrown_in']} thrown in)")
+    click.echo(f"{counted(report['games'], 'hand')} ({report['thrown_in']} thrown in)")
 
     def share(rate: float | None) -> str:
         return "n/a" if rate is None else f"{rate:.1%}"
@@ -355,6 +362,6 @@ def simulate_command(
     )
     for bid, row in report["by_bid"].items():
         click.echo(
-            f"won at bid {bid}: {row['hands']} hands, the landlord's estimated spring odds "
-            f"{row['mean_spring_odds']:.1%} on average, {row['springs']} springs"
+            f"won at bid {bid}: {counted(row['hands'], 'hand')}, the landlord's estimated spring odds "
+            f"{row['mean_spring_odds']:.1%} on average, {counted(row['springs'], 'spring')}"
         )

@@ -21,6 +21,7 @@ from cpsolver.cli.options import (
 from cpsolver.cli.output import emit_json, shown, with_progress
 from cpsolver.io.dealformat import DealDocument
 from cpsolver.io.rulefiles import load_rules
+from cpsolver.io.words import counted as _count
 from cpsolver.rules.cards import Hand
 
 if TYPE_CHECKING:  # numpy comes with the odds; only the odds command loads them
@@ -34,10 +35,6 @@ def _sizes(ctx: click.Context, param: click.Parameter, value: str | None) -> tup
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
         raise click.BadParameter(f"{value!r} is not two card counts N,M (such as 17,17)")
     return int(parts[0]), int(parts[1])
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 def _report(odds: Odds) -> str:

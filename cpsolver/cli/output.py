@@ -13,6 +13,7 @@ import click
 
 from cpsolver.cli.base import BadInput, Interrupted, T
 from cpsolver.crosscheck.report import Tally
+from cpsolver.io.words import counted
 from cpsolver.io.writing import open_output, safe_name, write_text
 from cpsolver.rules.cards import rank_symbol
 from cpsolver.rules.plays import Play
@@ -54,7 +55,8 @@ def emit_json(value: Any) -> None:
 
 
 def plays_phrase(count: int) -> str:
-    return f"{count} play{'' if count == 1 else 's'}"
+    """``1 play``, ``3 plays``."""
+    return counted(count, "play")
 
 
 def write_json(path: str, document: Any) -> None:

@@ -173,14 +173,21 @@ def draw_position(position: Position) -> Drawing:
 
 def draw_record(record: dict[str, Any], number: int, rules: RuleSet) -> Drawing:
     """A recorded hand: the deal as play began, then trick by trick."""
-    from cpsolver.game.engine import replay
+    from cpsolver.game.engine import replay, unfinished_words
     from cpsolver.pictures import svg, terminal
     from cpsolver.pictures.annotate import ROLE_NAMES, tricks
 
     try:
-        game = replay(record, rules)
+        game = replay(record, rules, unfinished=True)
     except CpsolverError as error:
         raise BadInput(f"record {number}: {error}") from None
+    if game.phase in ("auction", "play"):  # the player left the hand: said, not drawn
+        from rich.text import Text
+
+        title = f"Hand {number} ({game.origin}): {unfinished_words(game)}"
+        return Drawing(
+            title, [Text(title)], data={"what": "record", "result": None, "unfinished": True}
+        )
     result = game.result()
     if game.landlord is None:
         from rich.text import Text

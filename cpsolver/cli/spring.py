@@ -25,9 +25,11 @@ from cpsolver.cli.show import (
     picture_options,
     write_pictures,
 )
-from cpsolver.io.dealformat import DealDocument
+from cpsolver.io.dealformat import DealDocument, parse_deal
+from cpsolver.io.positionformat import parse_position
 from cpsolver.io.reading import InputError, loads_json, source_name
 from cpsolver.io.rulefiles import load_rules
+from cpsolver.io.words import counted
 from cpsolver.io.writing import write_text
 from cpsolver.rules.cards import Deal, rank_symbol
 from cpsolver.rules.errors import CpsolverError
@@ -40,7 +42,7 @@ from cpsolver.spring.proof import build_proof
 from cpsolver.spring.result import OBJECTIVES, SpringResult, Verdict
 from cpsolver.verify.check import check_document
 from cpsolver.verify.cnf import ENCODER
-from cpsolver.verify.documents import read_proof
+from cpsolver.verify.documents import NotAProofError, read_proof
 
 if TYPE_CHECKING:  # OR-Tools comes with the explanation; only explain loads it
     from cpsolver.spring.cpsat.explain import Explanation
@@ -68,7 +70,7 @@ def _report(result: SpringResult) -> str:
     for number, step in enumerate(result.plan, 1):
         lines.append(f"{number:>4}. {play_line(step.play, width)}{'' if step.safe else last}")
     counts = ", ".join(
-        f"{value} {name.replace('_', ' ')}"
+        _stat(value, name)
         for name, value in stats.items()
         if isinstance(value, int) and name not in ("engine", "strategy")
     )
@@ -240,6 +242,11 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     try:
         parsed = loads_json(text, f"{source_name(files[-1])}: not a proof")
     except InputError as error:
+        other = _text_kind(text, rules)
+        if other is not None:
+            raise BadInput(
+                f"{source_name(files[-1])}: this is {other}, not a proof, certificate or strategy"
+            ) from None
         raise BadInput(str(error)) from None
     if not isinstance(parsed, dict):
         raise BadInput(f"{files[-1]}: not a proof: a proof is a JSON object")
@@ -247,6 +254,8 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     walked = 0
     try:
         document = read_proof(text)
+    except NotAProofError as error:  # the wrong input, not a proof that fails its check
+        raise BadInput(f"{source_name(files[-1])}: {error}") from None
     except CpsolverError as error:
         failure: str | None = str(error)
     else:
@@ -260,6 +269,28 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     else:
         click.echo(f"invalid: {failure}")
     sys.exit(0 if failure is None else 1)
+
+
+def _stat(value: int, name: str) -> str:
+    """A search statistic in words: ``1 safe play``, ``23 unsafe classes`` (the names are plural)."""
+    plural = name.replace("_", " ")
+    single = plural[:-2] if plural.endswith("sses") else plural.removesuffix("s")
+    return counted(value, single, plural)
+
+
+def _text_kind(text: str, rules: RuleSet) -> str | None:
+    """``a deal`` or ``a position`` if ``text`` (no JSON) reads as one, else None."""
+    keys = {line.split("#", 1)[0].split(":")[0].strip().lower() for line in text.splitlines()}
+    # As show reads them: a turn or table line makes landlord:/peasant1: lines a position.
+    is_position = any(key.startswith("hand") for key in keys) or keys & {"turn", "table"}
+    try:
+        if is_position:
+            parse_position(text, rules)
+        else:
+            parse_deal(text)
+    except CpsolverError:
+        return None
+    return "a position" if is_position else "a deal"
 
 
 def _proof_summary(document: Any, walked: int = 0) -> dict[str, Any]:
@@ -282,8 +313,8 @@ def _proof_words(document: Any, walked: int) -> str:
     if "winner" in summary:
         players = len(document["position"]["hands"])
         return (
-            f"{side_wins(summary['winner'], players)}: a strategy of {summary['nodes']} "
-            "positions, every reply of the other side answered"
+            f"{side_wins(summary['winner'], players)}: a strategy of "
+            f"{counted(summary['nodes'], 'position')}, every reply of the other side answered"
         )
     if summary["verdict"] == "spring":
         return f"a spring in {plays_phrase(summary['steps'])}, every step checked"

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from cpsolver.crosscheck.external import ExternalCommand
+from cpsolver.io.words import counted
 
 Item = TypeVar("Item")
 
@@ -62,7 +63,7 @@ def answer_problems(
     found = [] if problem is None else [{"id": item_id, "solver": solver, "problem": problem}]
     stale = list(stale)
     if stale:
-        discarded = f"{len(stale)} stale line(s) discarded: " + "; ".join(stale[:3])
+        discarded = f"{counted(len(stale), 'stale line')} discarded: " + "; ".join(stale[:3])
         found.append({"id": item_id, "solver": solver, "problem": discarded})
     return found
 

@@ -15,6 +15,7 @@ from cpsolver.game.bots import BREAK_UP_BELOW, Bot, control, fewest_split, split
 from cpsolver.game.engine import Game
 from cpsolver.game.handvalue import best_split, hand_value
 from cpsolver.game.view import view_of
+from cpsolver.io.words import counted
 from cpsolver.rules.cards import ACE, BLACK_JOKER, RED_JOKER, TWO, Deal, Hand
 from cpsolver.rules.plays import Kind, Play
 from cpsolver.spring.search import solve as search
@@ -36,11 +37,11 @@ def bid_hint(game: Game, seat: int) -> tuple[int, str]:
     rocket = bool(hand[BLACK_JOKER] and hand[RED_JOKER])
     bombs = sum(1 for rank in range(TWO + 1) if hand[rank] == 4)
     parts = [
-        f"{bombs} bomb{'s' if bombs != 1 else ''}",
-        "the rocket" if rocket else f"{hand[BLACK_JOKER] + hand[RED_JOKER]} joker(s)",
-        f"{hand[TWO]} two(s)",
-        f"{hand[ACE]} ace(s)",
-        f"{split_count(hand, game.rules)} plays at fewest",
+        counted(bombs, "bomb"),
+        "the rocket" if rocket else counted(hand[BLACK_JOKER] + hand[RED_JOKER], "joker"),
+        counted(hand[TWO], "two"),
+        counted(hand[ACE], "ace"),
+        f"{counted(split_count(hand, game.rules), 'play')} at fewest",
     ]
     action = f"bid {bid}" if bid else "pass"
     beat = f"; the bid to beat is {game.bid}" if game.bid else ""
@@ -72,7 +73,7 @@ def play_hint(game: Game, seat: int) -> tuple[Play | None, str]:
         if any(len(game.hands[s]) == 1 for s in opponents) and play.size > 1:
             return play, "not a single while an opponent holds one card"
         return play, (
-            f"your hand's best split is {len(split)} plays; lead the one the opponents can "
+            f"your hand's best split is {counted(len(split), 'play')}; lead the one the opponents can "
             "least often beat on deals of the unseen cards (aces, 2s, jokers and bombs last)"
         )
     by, last = game.last
@@ -86,27 +87,27 @@ def play_hint(game: Game, seat: int) -> tuple[Play | None, str]:
         if any(p.kind not in _POWER for p in answers):
             return None, (
                 f"every answer would lower your hand's value, and seat {by} still has "
-                f"{left} cards (more than {BREAK_UP_BELOW})"
+                f"{counted(left, 'card')} (more than {BREAK_UP_BELOW})"
             )
         return None, f"only a bomb or the rocket beats {last}; keep it while seat {by} has {left}"
     if game.landlord not in (by, seat):
         assert game.landlord is not None
         held = len(game.hands[game.landlord])
         return play, (
-            f"the landlord, next, holds {held} card{'s' if held != 1 else ''}: top your "
+            f"the landlord, next, holds {counted(held, 'card')}: top your "
             "partner's play with the answer he can least often beat"
         )
     if play.kind in _POWER and last.kind not in _POWER or play.kind is Kind.ROCKET:
         if play.cards == hand:
             return play, "your last play: it wins the hand"
-        return play, f"seat {by} is down to {left} cards: spend it now"
+        return play, f"seat {by} is down to {counted(left, 'card')}: spend it now"
     worth = control(view)
     now = hand_value(hand, game.rules, worth)
     after = hand_value(hand - play.cards, game.rules, worth)
     if after >= now:
         return play, f"the answer that leaves your hand the most valuable ({after:g}, from {now:g})"
     return play, (
-        f"seat {by} is down to {left} cards: answer even at a cost (hand value {after:g}, "
+        f"seat {by} is down to {counted(left, 'card')}: answer even at a cost (hand value {after:g}, "
         f"from {now:g})"
     )
 

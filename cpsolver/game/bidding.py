@@ -14,6 +14,7 @@ from __future__ import annotations
 import zlib
 from functools import lru_cache
 
+from cpsolver.io.words import counted
 from cpsolver.odds import estimate_odds, question
 from cpsolver.rules.cards import Deal, Hand
 from cpsolver.rules.ruleset import RuleSet, standard_rules
@@ -70,6 +71,6 @@ def odds_hint(hand: Hand, rules: RuleSet | None = None) -> str:
     """
     plays = fewest_plays(hand, rules)
     if plays > MOST_PLAYS_ESTIMATED:
-        return f"spring odds about 0%: {plays} plays at the fewest, too many to play out alone"
+        return f"spring odds about 0%: {counted(plays, 'play')} at the fewest, too many to play out alone"
     odds = spring_odds(hand, rules, HINT_SAMPLES)
     return f"spring odds about {odds:.0%} ({HINT_SAMPLES} random deals of the unseen cards)"

@@ -26,6 +26,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from cpsolver.io.words import counted
 from cpsolver.rules.cards import DECK_COUNTS, Hand
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.movegen import generator
@@ -258,6 +259,8 @@ class Game:
                 {"seat": seat, "cards": str(play) if play else PASS} for seat, play in self.actions
             ],
             "result": self.result() if self.phase in ("over", "thrown_in") else None,
+            # A hand left mid-way (the player quit) says so, for replay and show.
+            **({} if self.phase in ("over", "thrown_in") else {"unfinished": True}),
         }
 
     def _repr_svg_(self) -> str:
@@ -280,11 +283,18 @@ class Game:
         return "a given deal" if self.seed is None else f"seed {self.seed}"
 
 
-def replay(record: dict[str, Any], rules: RuleSet | None = None) -> Game:
+class UnfinishedRecordError(NotARecordError):
+    """The record of a hand left before its end (``"unfinished": true``): nothing to score."""
+
+
+def replay(record: dict[str, Any], rules: RuleSet | None = None, unfinished: bool = False) -> Game:
     """Re-run a recorded hand action by action; IllegalActionError if anything does not match.
 
     A record's ``seed`` deals the cards; a record whose ``seed`` is null
     (``evaluate --records`` writes those) is dealt its ``deal`` as written.
+    A record marked ``"unfinished"`` (a player quit mid-hand) is
+    :class:`UnfinishedRecordError`, unless ``unfinished``: then its actions
+    are replayed and checked, and the game is returned as it stood.
     """
     rules = rules or standard_rules()
     if record.get("format") != RECORD_FORMAT or record.get("version") != RECORD_VERSION:
@@ -336,6 +346,12 @@ def replay(record: dict[str, Any], rules: RuleSet | None = None) -> Game:
             raise IllegalActionError(
                 f"step {number} ({what} of seat {seat}: {value}): {error}"
             ) from None
+    if record.get("unfinished") is True:
+        if not unfinished:
+            raise UnfinishedRecordError(f"{unfinished_words(game)}: it has no result to check")
+        if game.phase in ("over", "thrown_in"):
+            raise IllegalActionError("the record says unfinished, but its actions end the hand")
+        return game
     if record.get("landlord") != game.landlord:
         raise IllegalActionError(
             f"the record names seat {record.get('landlord')} landlord; the auction made {game.landlord}"
@@ -347,6 +363,15 @@ def replay(record: dict[str, Any], rules: RuleSet | None = None) -> Game:
             f"the recorded result {record.get('result')} is not the replayed {game.result()}"
         )
     return game
+
+
+def unfinished_words(game: Game) -> str:
+    """What an unfinished record holds, in one line: where the hand was left."""
+    if game.phase == "auction":
+        where = "in the auction"
+    else:
+        where = "after " + counted(len(game.actions), "play or pass", "plays and passes")
+    return f"an unfinished hand (left {where}), not scored"
 
 
 def _given_deal(deal: Any, first_bidder: int, rules: RuleSet) -> Game:

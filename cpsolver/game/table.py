@@ -21,6 +21,7 @@ from cpsolver.game.bots import Bot
 from cpsolver.game.engine import Game
 from cpsolver.game.seats import act, forfeit_result
 from cpsolver.game.simulation import spring_at_first_lead
+from cpsolver.io.words import counted
 from cpsolver.pictures.annotate import unseen
 from cpsolver.pictures.terminal import hand_text
 from cpsolver.rules.errors import CpsolverError
@@ -38,21 +39,37 @@ Type cards like 33, TJQKA, 777888 3 4, or: 'pass'; 'hint' (the bot's bid or
 play, and why); 'plays' (your legal plays by kind); 'analyse' (the analyst,
 who sees every hand); 'c' (card counter on/off); '?' (this text); 'quit'.
 Arrow keys edit the line and recall earlier ones; Ctrl-C ends the session
-and keeps the score and the records of finished hands."""
+and keeps the score and the records of finished hands (the hand in play is
+recorded too, marked unfinished)."""
 
 
 def breakdown(result: dict[str, Any]) -> str:
-    """The stake in its factors: bid x 2^bombs x spring."""
+    """The stake in its factors, in words: ``bid 2, doubled for 1 bomb or rocket = 4``.
+
+    >>> breakdown({"bid": 3, "bombs": 0, "spring": True, "anti_spring": False, "stake": 6})
+    'bid 3, no bombs, doubled for the spring = 6'
+    """
+    again = " again" if result["bombs"] else ""
     double = (
-        " x 2 (spring)"
+        f", doubled{again} for the spring"
         if result["spring"]
-        else " x 2 (anti-spring)"
+        else f", doubled{again} for the anti-spring"
         if result["anti_spring"]
         else ""
     )
-    return (
-        f"bid {result['bid']} x 2^{result['bombs']} (bombs and rockets){double} = {result['stake']}"
-    )
+    return f"{stake_words(result['bid'], result['bombs'])}{double} = {result['stake']}"
+
+
+def stake_words(bid: int, bombs: int) -> str:
+    """The bid and the doublings of the bombs and rockets played: ``bid 3, no bombs``.
+
+    >>> stake_words(3, 0), stake_words(2, 1), stake_words(1, 3)
+    ('bid 3, no bombs', 'bid 2, doubled for 1 bomb or rocket', 'bid 1, doubled 3 times for 3 bombs or rockets')
+    """
+    if bombs == 0:
+        return f"bid {bid}, no bombs"
+    times = "" if bombs == 1 else f" {bombs} times"
+    return f"bid {bid}, doubled{times} for {counted(bombs, 'bomb or rocket', 'bombs or rockets')}"
 
 
 class Quit(Exception):
@@ -105,8 +122,20 @@ class PersonTable:
         return answer
 
     def play_hand(self, seed: int, first_bidder: int) -> Game:
-        """One hand from the deal to the score."""
+        """One hand from the deal to the score.
+
+        A player who quits (or Ctrl-C) mid-hand still leaves its record in
+        :attr:`records`, as far as it went and marked ``"unfinished"``.
+        """
         game = Game.deal(seed, first_bidder, self.rules)
+        try:
+            return self._play_hand(game, seed)
+        except (Quit, KeyboardInterrupt):
+            if game.phase in ("auction", "play"):
+                self.records.append(game.record())
+            raise
+
+    def _play_hand(self, game: Game, seed: int) -> Game:
         bots: list[Agent] = [self.agents.get(seat) or Bot(seat, self.rules) for seat in range(3)]
         self.console.print(
             Text.assemble(
@@ -224,9 +253,11 @@ class PersonTable:
                 self.console.print(f"[red]{escape(str(error))}[/red]")
 
     def _show(self, game: Game) -> None:
-        seats = " · ".join(f"{self.who(game, s)} {len(game.hands[s])} cards" for s in range(3))
+        seats = " · ".join(
+            f"{self.who(game, s)} {counted(len(game.hands[s]), 'card')}" for s in range(3)
+        )
         stake = game.bid * 2**game.bombs
-        self.console.print(f"{seats} · stake {stake} (bid {game.bid} x 2^{game.bombs} bombs)")
+        self.console.print(f"{seats} · stake {stake}: {stake_words(game.bid, game.bombs)}")
         if game.last:
             table = Text.assemble(hand_text(game.last[1]), f" by {self.who(game, game.last[0])}")
         else:
@@ -265,7 +296,7 @@ class PersonTable:
         else:
             self.console.print(f"  no spring for {who} {found.spring_at}")
         split = "  ".join(str(p) for p in found.split)
-        self.console.print(f"  your hand at fewest: {len(found.split)} plays: {split}")
+        self.console.print(f"  your hand at fewest: {counted(len(found.split), 'play')}: {split}")
         if found.verdict is not None:
             self.console.print(f"  open hands: {found.verdict}")
 

@@ -7,9 +7,10 @@ after the process writing it (``.NAME.PID-XXXX.tmp``): one left behind by a
 killed cpsolver is removed by the next write of NAME. Files get the modes the
 umask allows, as every tool's do. A stream (a batch's results,
 game records) is appended to and flushed line by line. ``-`` means stdout.
-Every failure — an unwritable path, a full disk, a closed pipe — is an
-:class:`OutputError` naming the path, which the command line turns into one
-line and exit 2.
+Every failure — an unwritable path, a full disk — is an :class:`OutputError`
+naming the path, which the command line turns into one line and exit 2. A
+closed stdout pipe (``| head``) is :class:`StdoutClosed`: the reader has what
+it wanted, so the command line ends quietly, as Unix tools do.
 """
 
 from __future__ import annotations
@@ -31,8 +32,19 @@ class OutputError(CpsolverError):
     """An output that cannot be written: the path and the reason."""
 
 
+class StdoutClosed(OutputError):
+    """Stdout is a pipe whose reader has gone (``| head``): not a failure, the end of the output."""
+
+
 def output_error(path: str, error: OSError) -> OutputError:
-    """The one-line error for a failed write to ``path`` (``-`` is stdout)."""
+    """The one-line error for a failed write to ``path`` (``-`` is stdout).
+
+    A broken pipe on stdout is :class:`StdoutClosed`; on a named path (a FIFO
+    given as ``-o``) it is a failure like any other, since the user asked for
+    that file.
+    """
+    if path == "-" and isinstance(error, BrokenPipeError):
+        return StdoutClosed("stdout was closed")
     where = "stdout" if path == "-" else path
     return OutputError(f"cannot write {where}: {error.strerror or error}")
 

@@ -7,6 +7,7 @@ other wings' values draw themselves with :mod:`cpsolver.pictures.svg` directly.
 
 from __future__ import annotations
 
+from cpsolver.io.words import counted
 from cpsolver.pictures import svg
 from cpsolver.rules.cards import Deal, Hand
 from cpsolver.rules.notebook import Form
@@ -21,7 +22,7 @@ def draw(value: object, form: Form) -> str:
             f"{value}: {value.kind.value}",
         )
     elif isinstance(value, Hand):
-        picture, caption = svg.hand(value), f"{len(value)} cards: {value}"
+        picture, caption = svg.hand(value), f"{counted(len(value), 'card')}: {value}"
     elif isinstance(value, Deal):
         picture, caption = svg.deal(value), "landlord below, peasant 1 right, peasant 2 left"
     else:

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
+from cpsolver.io.words import counted
 from cpsolver.pictures.annotate import ROLE_NAMES, first_answers, group_ranks, tricks
 from cpsolver.rules.cards import BLACK_JOKER, RED_JOKER, TWO, Deal, Hand, rank_of, rank_symbol
 from cpsolver.rules.plays import Play
@@ -126,7 +127,7 @@ def hand(cards: Hand | Play, label: str | None = None) -> str:
 
 
 def _hand_block(x: float, y: float, name: str, cards: Hand, note: str = "") -> list[str]:
-    count = f"{len(cards)} card{'s' if len(cards) != 1 else ''}"
+    count = counted(len(cards), "card")
     return [
         _text(x, y + 14, f"{name} · {count}{note}", 14, fill=INK, font_weight="bold"),
         _tiles(x, y + 22, cards, LARGE, f"{name}, {count}: {card_names(cards)}"),
@@ -242,7 +243,12 @@ def plan(
         body.append(_text(label_x, y + 20, play.kind.value.replace("_", " "), 14, fill=INK))
         body.append(_text(label_x, y + 40, note, 13, fill=MARK if answerable else FELT))
     heading = _text(
-        20, 24, f"The landlord's plan: {len(plays)} plays", 16, fill=INK, font_weight="bold"
+        20,
+        24,
+        f"The landlord's plan: {counted(len(plays), 'play')}",
+        16,
+        fill=INK,
+        font_weight="bold",
     )
     height = 40 + len(plays) * row + 8
     return _svg(label_x + 330, height, "Plan. " + " ".join(notes), [heading, *body])

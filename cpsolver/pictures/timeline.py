@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 from xml.sax.saxutils import escape
 
+from cpsolver.io.words import counted
 from cpsolver.pictures.svg import INK, MARK, SMALL, _svg, _text, _tiles, hand_width
 from cpsolver.rules.cards import Hand
 
@@ -23,10 +24,6 @@ def _verdict(winner: Any) -> tuple[str, str]:
     if winner in (0, 1):
         return f"{SIDE_WORDS[winner]} win", SIDE_COLOURS[winner]
     return "undecided", "#999999"
-
-
-def _counted(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _side_word(winner: Any) -> str:
@@ -47,8 +44,8 @@ def analysis_lines(document: dict[str, Any]) -> list[str]:
     score = f", score {result['score']}" if "score" in result else ""
     lines.append(
         f"result: {result['winner']} win{score}; "
-        f"{_counted(document.get('blunders', 0), 'blunder')}, "
-        f"{_counted(document.get('undecided', 0), 'position')} undecided"
+        f"{counted(document.get('blunders', 0), 'blunder')}, "
+        f"{counted(document.get('undecided', 0), 'position')} undecided"
     )
     return lines
 
@@ -112,7 +109,7 @@ def analysis_timeline(document: dict[str, Any]) -> str:
     result = document["result"]
     blunders = document.get("blunders", 0)
     heading = (
-        f"{document['id']}: {result['winner']} win; {_counted(blunders, 'blunder')}, "
+        f"{document['id']}: {result['winner']} win; {counted(blunders, 'blunder')}, "
         f"{document.get('undecided', 0)} undecided"
     )
     head = _text(10, 24, heading, 15, fill=INK, font_weight="bold")

@@ -8,7 +8,10 @@ at a time, so memory stays flat however long the corpus. Each result is one
 JSON line, appended and flushed as its chunk completes. Rerunning the same
 command after a crash first repairs a torn last line, then skips the ids the
 output already holds: every input id ends with exactly one result. A line
-that is no deal becomes an error record and the batch goes on.
+that is no deal becomes an error record and the batch goes on. An id that
+comes again later in the corpus is solved once, at its first line: the later
+lines are passed over and reported as duplicates, in every run alike, so a
+resume neither repeats nor loses them.
 """
 
 from __future__ import annotations
@@ -119,12 +122,19 @@ def solve_chunk(
 
 @dataclass
 class Done:
-    """What earlier runs left in the output: the ids done, and how many were errors or unknown."""
+    """What earlier runs left in the output: the ids done, their verdicts, errors and mismatches."""
 
     ids: set[str] = field(default_factory=set)
     errors: int = 0
     unknowns: int = 0
     mismatches: int = 0
+    verdicts: Counter[str] = field(default_factory=Counter)
+    error_records: list[dict[str, Any]] = field(default_factory=list)  # {"id", "line"} each
+
+    @property
+    def results(self) -> int:
+        """The results OUT held: solved deals and error records."""
+        return sum(self.verdicts.values()) + self.errors
 
 
 def done_ids(path: Path) -> Done:
@@ -161,9 +171,14 @@ def _count_result(done: Done, raw: bytes, path: Path) -> None:
     if not isinstance(record, dict) or "id" not in record:
         return  # not one of ours; it stays, and the deal is solved again
     done.ids.add(corpus_key(record, record.get("line")))
-    done.errors += "error" in record
+    if "error" in record:
+        done.errors += 1
+        done.error_records.append({"id": record["id"], "line": record.get("line")})
+        return
     done.unknowns += record.get("verdict") == "unknown" or record.get("status") == "unknown"
     done.mismatches += is_mismatch(record)
+    if "verdict" in record or "status" in record:
+        done.verdicts[outcome(record)] += 1
 
 
 def _skip_rest_of_line(file: IO[bytes], cap: int) -> bool:
@@ -188,6 +203,8 @@ class BatchSummary:
 
     verdicts: Counter[str] = field(default_factory=Counter)
     errors: int = 0
+    error_records: list[dict[str, Any]] = field(default_factory=list)  # {"id", "line"} each
+    duplicates: list[dict[str, Any]] = field(default_factory=list)  # {"id", "line", "first_line"}
     mismatches: list[Any] = field(default_factory=list)  # ids
     skipped: int = 0
     seconds: float = 0.0
@@ -203,6 +220,7 @@ class BatchSummary:
         """Count one result record."""
         if "error" in record:
             self.errors += 1
+            self.error_records.append({"id": record["id"], "line": record["line"]})
             return
         self.verdicts[outcome(record)] += 1
         if is_mismatch(record):
@@ -211,12 +229,20 @@ class BatchSummary:
         slowest = [*self.slowest, (record["seconds"], record["id"])]
         self.slowest = sorted(slowest, key=lambda pair: pair[0], reverse=True)[:5]
 
-    def as_dict(self) -> dict[str, Any]:
-        """The JSON form printed by ``cpsolver batch --json``."""
+    def as_dict(self, done: Done | None = None) -> dict[str, Any]:
+        """The JSON form printed by ``cpsolver batch --json``: this run's work, and OUT's in ``total``.
+
+        ``done`` is what earlier runs left in OUT; ``total`` adds this run to it.
+        Error records are listed by id and line (sorted by line), all of them.
+        """
+        done = done or Done()
+        verdicts = self.verdicts + done.verdicts
         return {
             "solved": self.solved,
             "verdicts": dict(sorted(self.verdicts.items())),
             "errors": self.errors,
+            "error_records": sorted(self.error_records, key=_by_line),
+            "duplicates": self.duplicates,
             "unknowns": self.verdicts["unknown"],
             "mismatches": len(self.mismatches),
             "mismatched_ids": self.mismatches[:20],
@@ -226,7 +252,22 @@ class BatchSummary:
             "slowest": [{"id": deal_id, "seconds": seconds} for seconds, deal_id in self.slowest],
             "interrupted": self.interrupted,
             "peak_memory_mb": peak_memory_mb(),
+            "total": {
+                "results": self.solved + self.errors + done.results,
+                "solved": sum(verdicts.values()),
+                "verdicts": dict(sorted(verdicts.items())),
+                "errors": self.errors + done.errors,
+                "error_records": sorted([*done.error_records, *self.error_records], key=_by_line),
+                "unknowns": self.verdicts["unknown"] + done.unknowns,
+                "mismatches": len(self.mismatches) + done.mismatches,
+            },
         }
+
+
+def _by_line(record: dict[str, Any]) -> int:
+    """An error record's line number, for sorting (a foreign record without one goes first)."""
+    line = record.get("line")
+    return line if isinstance(line, int) and not isinstance(line, bool) else 0
 
 
 Numbered = tuple[int, str | CpsolverError]
@@ -238,13 +279,27 @@ def pending_lines(
     """(line number, line or its reading error) of every line whose id is not done yet.
 
     ``lines`` are plain lines (numbered here from 1), or already numbered by
-    :func:`cpsolver.io.reading.read_lines`.
+    :func:`cpsolver.io.reading.read_lines`. A line whose id an earlier line of
+    the corpus had is passed over and listed in ``summary.duplicates``,
+    whether or not the first is done: each id has one result, its first
+    line's, on the first run and on every resume alike.
     """
+    # The first line of each typed id. A line without one is keyed by its number,
+    # never twice, so it costs nothing here: only a corpus of ids grows this.
+    first: dict[str, int] = {}
     for index, item in enumerate(lines, 1):
         number, line = item if isinstance(item, tuple) else (index, item)
         if isinstance(line, str) and not line.strip():
             continue
-        if done and line_key(line, number) in done:
+        key = line_key(line, number)
+        if not key.startswith("line "):
+            if key in first:
+                summary.duplicates.append(
+                    {"id": line_id(line, number), "line": number, "first_line": first[key]}
+                )
+                continue
+            first[key] = number
+        if done and key in done:
             summary.skipped += 1
             continue
         yield number, line

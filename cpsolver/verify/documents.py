@@ -63,12 +63,48 @@ def rules_mismatch(document: dict[str, Any], rules: RuleSet, what: str) -> str |
     return None
 
 
+class NotAProofError(CpsolverError):
+    """Input that is some other document (a deal, a position, a game record): bad input, not a bad proof."""
+
+
+def not_a_proof(document: Any) -> str | None:
+    """What ``document`` is instead of a proof — ``a deal``, ``a position``, ... — or None.
+
+    None for anything that claims no other kind: such a document is checked as
+    a proof, and its schema says where it breaks.
+
+    >>> not_a_proof({"landlord": "3", "peasants": ["4", "5"]}), not_a_proof({"format": "x"})
+    ('a deal', None)
+    """
+    if not isinstance(document, dict):
+        return None
+    kind = document.get("format")
+    if kind == "cpsolver-game":  # cpsolver.game's RECORD_FORMAT (the checkers may not import it)
+        return "a game record"
+    if kind is not None:
+        return None
+    if "actions" in document:
+        return "a game analysis"
+    if "hands" in document:
+        return "a position"
+    if "landlord" in document or "peasants" in document:
+        return "a deal"
+    return None
+
+
 def read_proof(text: str) -> dict[str, Any]:
-    """Parse a proof, certificate or strategy document and check it against its schema."""
+    """Parse a proof, certificate or strategy document and check it against its schema.
+
+    A deal, position or game record is :class:`NotAProofError`: the wrong
+    input, which no schema message would make plain.
+    """
     try:
         document = loads_json(text, "proof")
     except InputError as error:
         raise ProofFormatError(str(error)) from None
+    other = not_a_proof(document)
+    if other is not None:
+        raise NotAProofError(f"this is {other}, not a proof, certificate or strategy")
     kind = document.get("format") if isinstance(document, dict) else None
     validate(document, _SCHEMAS.get(str(kind), "proof"))
     # (A strategy's nodes are checked by hand as they are walked: see verify_strategy.)
