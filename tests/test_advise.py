@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from endgame_reference import winning_moves
 
-from cpsolver.analysis.advise import Advice, AdviceError, advise, view_at
+from cpsolver.analysis.advise import Advice, AdviceError, advise, view_at, view_from_dict
 from cpsolver.cli import cli
 from cpsolver.game.engine import Game
 from cpsolver.game.simulation import simulate
@@ -126,4 +126,47 @@ def test_the_command_in_text_and_json(tmp_path: Path) -> None:
 def test_bad_input_is_one_line_and_exit_2(args: list[str], said: str) -> None:
     record = json.dumps(_games(1, 3)[0].record())
     code, output = _cli("-", *args, stdin=record)
+    assert code == 2 and said in output and output.strip().count("\n") == 0, output
+
+
+def _as_view_json(view: View) -> dict[str, object]:
+    return {
+        "seat": view.seat,
+        "hand": str(view.hand),
+        "landlord": view.landlord,
+        "bottom": str(view.bottom),
+        "bid": view.bid,
+        "actions": [
+            {"seat": seat, "cards": "pass" if play is None else str(play)}
+            for seat, play in view.actions
+        ],
+    }
+
+
+def test_a_view_written_as_json_gets_the_advice_of_the_record_cut_there(tmp_path: Path) -> None:
+    game = _games(1, 3)[0]
+    for at in (len(game.actions) - 4, len(game.actions) - 2):
+        from_record = advise(view_at(game, at), 10, seed=2)
+        written = json.dumps(_as_view_json(view_at(game, at)))
+        from_json = advise(view_from_dict(json.loads(written)), 10, seed=2)
+        assert from_json.as_dict() == from_record.as_dict()
+        code, out = _cli("-", "--json", "--samples", "10", "--seed", "2", stdin=written)
+        assert code == 0 and json.loads(out)["action"] == from_record.action
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"colour": 1}, "a view may not carry 'colour'"),
+        ({"seat": 5}, "are seats, 0, 1 or 2"),
+        ({"hand": "ZZ"}, "unknown card symbol"),
+        ({"actions": [{"seat": 2, "cards": "3"}]}, "out of turn"),
+        ({"actions": [{"seat": 0, "cards": "pass"}]}, "passes on lead"),
+        ({"actions": [{"seat": 0, "cards": "34"}]}, "action 1: 34: two cards of different ranks"),
+        ({"counts": [1, 2]}, "three card counts"),
+    ],
+)
+def test_a_bad_view_is_one_line_and_exit_2(change: dict[str, object], said: str) -> None:
+    view = {"seat": 0, "hand": "33", "landlord": 0, "actions": [], "counts": [2, 1, 1]}
+    code, output = _cli("-", stdin=json.dumps({**view, **change}))
     assert code == 2 and said in output and output.strip().count("\n") == 0, output

@@ -30,12 +30,12 @@ from cpsolver.analysis.annotate import read_game
 from cpsolver.endgame import solve
 from cpsolver.game.bots import Bot
 from cpsolver.game.view import View, last_play, sample_hands
-from cpsolver.rules.cards import Hand  # noqa: F401  (the doctest's)
+from cpsolver.rules.cards import Hand
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.movegen import generator
-from cpsolver.rules.plays import Play
+from cpsolver.rules.plays import Play, beats, classify
 from cpsolver.rules.position import Position
-from cpsolver.rules.ruleset import RuleSet
+from cpsolver.rules.ruleset import RuleSet, standard_rules
 
 PASS = "pass"
 ROLES = ("landlord", "peasant 1", "peasant 2")
@@ -128,6 +128,99 @@ def view_at(record: Any, actions: int, rules: RuleSet | None = None) -> View:
     )
 
 
+VIEW_KEYS = ("seat", "hand", "landlord", "bottom", "bid", "actions", "counts")
+
+
+def view_from_dict(data: Any, rules: RuleSet | None = None) -> View:
+    """A seat's view written as JSON: what a player at a real table knows, nothing more.
+
+    ``{"seat": 1, "hand": CARDS, "landlord": 0, "bottom": CARDS, "bid": 3,
+    "actions": [{"seat": 0, "cards": CARDS | "pass"}, ...], "counts": [N, N, N]}``:
+    ``bottom`` (the face-down cards, shown to all), ``bid`` and ``counts``
+    (each seat's cards left; by default 20 for the landlord and 17 for the
+    others, less what they played) may be left out. Play starts with the
+    landlord and goes round; every play must be one, and beat the table.
+    """
+    rules = rules or standard_rules()
+    if not isinstance(data, dict):
+        raise AdviceError("a view is a JSON object")
+    unknown = sorted(set(data) - set(VIEW_KEYS))
+    if unknown:
+        raise AdviceError(
+            f"a view may not carry {unknown[0]!r}; it may carry: {', '.join(VIEW_KEYS)}"
+        )
+    seat, landlord = data.get("seat"), data.get("landlord")
+    if seat not in (0, 1, 2) or landlord not in (0, 1, 2) or isinstance(seat, bool):
+        raise AdviceError("a view's 'seat' and 'landlord' are seats, 0, 1 or 2")
+    hand = _cards(data.get("hand"), "hand")
+    bottom = None if data.get("bottom") is None else _cards(data["bottom"], "bottom")
+    actions = _actions(data.get("actions", []), landlord, rules)
+    counts = [20 if s == landlord else 17 for s in range(3)]
+    for who, play in actions:
+        if play is not None:
+            counts[who] -= len(play.cards)
+    if data.get("counts") is not None:
+        given = data["counts"]
+        if not (isinstance(given, list) and len(given) == 3 and all(_whole(c) for c in given)):
+            raise AdviceError("a view's 'counts' are three card counts")
+        counts = list(given)
+    if counts[seat] != len(hand) or min(counts) < 0:
+        raise AdviceError(
+            f"the seat holds {len(hand)} cards, but the counts say {counts[seat]}: "
+            "give 'counts' for hands of other sizes"
+        )
+    bid = data.get("bid", 3)
+    if not _whole(bid) or not 1 <= bid <= 3:
+        raise AdviceError("a view's 'bid' is 1, 2 or 3")
+    return View(
+        seat,
+        hand,
+        rules,
+        (),
+        bid,
+        landlord,
+        bottom,
+        tuple(actions),
+        (counts[0], counts[1], counts[2]),
+    )
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _cards(text: Any, what: str) -> Hand:
+    if not isinstance(text, str):
+        raise AdviceError(f"a view's {what!r} is cards, as text")
+    return Hand.parse(text)
+
+
+def _actions(items: Any, landlord: int, rules: RuleSet) -> list[tuple[int, Play | None]]:
+    """The actions of a view, checked to go round from the landlord, each play beating the table."""
+    if not isinstance(items, list):
+        raise AdviceError("a view's 'actions' are a list")
+    actions: list[tuple[int, Play | None]] = []
+    for number, item in enumerate(items, 1):
+        if not isinstance(item, dict) or set(item) != {"seat", "cards"}:
+            raise AdviceError(f'action {number} is {{"seat": N, "cards": CARDS or "pass"}}')
+        if item["seat"] != (landlord + number - 1) % 3:
+            raise AdviceError(f"action {number} is seat {item['seat']}'s, out of turn")
+        last = last_play(actions)
+        if item["cards"] == PASS:
+            if last is None:
+                raise AdviceError(f"action {number} passes on lead")
+            actions.append((item["seat"], None))
+            continue
+        try:
+            play = classify(_cards(item["cards"], "cards"), rules)
+        except CpsolverError as error:
+            raise AdviceError(f"action {number}: {error}") from None
+        if last is not None and not beats(play, last[1]):
+            raise AdviceError(f"action {number}: {play} does not beat {last[1]}")
+        actions.append((item["seat"], play))
+    return actions
+
+
 def options_of(view: View) -> list[Play | None]:
     """Every legal option of the seat to move: any play on lead, else an answer or a pass."""
     moves = generator(view.rules)
@@ -179,4 +272,4 @@ def _name(option: Play | None) -> str:
     return PASS if option is None else str(option)
 
 
-__all__ = ["Advice", "AdviceError", "Option", "advise", "options_of", "view_at"]
+__all__ = ["Advice", "AdviceError", "Option", "advise", "options_of", "view_at", "view_from_dict"]

@@ -16,7 +16,7 @@ SHOWN = 10  # options listed in the text report; --json lists them all
 
 
 @cli.command("advise")
-@click.argument("record_file", metavar="RECORD")
+@click.argument("record_file", metavar="RECORD|VIEW")
 @click.option(
     "--at",
     "at",
@@ -61,7 +61,10 @@ def advise_command(
     """What the seat to move should play, seeing only what that seat sees.
 
     RECORD is a game record ('play --record', 'simulate --record') or an
-    rlcard-showdown replay, cut after --at actions of play. The unseen cards
+    rlcard-showdown replay, cut after --at actions of play; or a VIEW, one
+    seat's knowledge as JSON: {"seat": N, "hand": CARDS, "landlord": N,
+    "bottom": CARDS, "bid": N, "actions": [{"seat": N, "cards": CARDS|"pass"}],
+    "counts": [N, N, N]} (bottom, bid and counts optional). The unseen cards
     are dealt out again --samples times, as the table allows (each seat's
     count, the landlord's face-down cards), each deal is solved exactly, and
     every legal option gets the share of deals it wins with best play. The
@@ -73,7 +76,7 @@ def advise_command(
       cpsolver advise hand.json --at 20
       cpsolver advise hands.jsonl --game 3 --at 12 --samples 200 --json
     """
-    from cpsolver.analysis.advise import advise, view_at
+    from cpsolver.analysis.advise import advise, view_at, view_from_dict
 
     rules = load_rules(rules_name)
     records = read_records(record_file)
@@ -81,9 +84,15 @@ def advise_command(
         raise BadInput(f"{record_file} holds {len(records)} hands, not {number}")
     record = records[number - 1]
     try:
-        if at is None:
-            at = _where_it_stops(record)
-        advice = advise(view_at(record, at, rules), samples, seed, timeout)
+        if "hand" in record and "seat" in record and "format" not in record:
+            if at is not None:
+                raise click.UsageError("a VIEW is already cut: --at is for records")
+            view = view_from_dict(record, rules)
+            at = len(view.actions)
+        else:
+            at = _where_it_stops(record) if at is None else at
+            view = view_at(record, at, rules)
+        advice = advise(view, samples, seed, timeout)
     except CpsolverError as error:
         raise BadInput(f"hand {number}: {error}") from None
     if as_json:
