@@ -196,4 +196,4 @@ def test_crosscheck_generates_endgames_of_given_sizes() -> None:
     )
     assert (code, json.loads(out)["deals"]) == (0, 5)
     code, _, err = run("crosscheck", "--generate", "full", "--sizes", "3,2,2", "--count", "5")
-    assert code == 2 and "--sizes is for --generate endgame" in err
+    assert code == 2 and "--sizes is for endgame, position2 and position3" in err

@@ -26,7 +26,15 @@ from cpsolver.rules.errors import CpsolverError
 
 @cli.group("puzzle")
 def puzzle_group() -> None:
-    """Endgame puzzles: check one for a single solution and grade it, or make sound ones."""
+    """Endgame puzzles: check one for a single solution and grade it, or make sound ones.
+
+    'check' reports in text or --json; 'make' writes JSON lines.
+
+    \b
+    Examples:
+      cpsolver puzzle check examples/level50.txt --json
+      cpsolver puzzle make --count 5 --seed 1 --grade medium -o puzzles.jsonl
+    """
 
 
 @puzzle_group.command("check")
