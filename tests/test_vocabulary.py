@@ -81,3 +81,46 @@ def test_sizes_for_a_kind_that_takes_none_is_one_line(command: list[str]) -> Non
     assert (
         result.exit_code == 2 and "--sizes is for endgame, position2 and position3" in result.output
     )
+
+
+def _options() -> dict[str, set[tuple[str, str]]]:
+    """Every visible long option of every command: its (type, command) uses."""
+    import click
+
+    context = cli.make_context("cpsolver", [], resilient_parsing=True)
+    found: dict[str, set[tuple[str, str]]] = {}
+
+    def walk(group: click.Group, path: str) -> None:
+        for name in group.list_commands(context):
+            command = group.get_command(context, name)
+            assert command is not None
+            if isinstance(command, click.Group):
+                walk(command, f"{path}{name} ")
+                continue
+            for param in command.params:
+                if isinstance(param, click.Option) and not param.hidden:
+                    for opt in param.opts:
+                        if opt.startswith("--"):
+                            found.setdefault(opt, set()).add((param.type.name, path + name))
+
+    walk(cli, "")
+    return found
+
+
+def test_an_option_name_means_one_thing_in_every_command() -> None:
+    """`--timeout` meant a question's time in solve and an outside program's answer in play."""
+    options = _options()
+    for name, uses in options.items():
+        assert len({kind for kind, _ in uses}) == 1, (name, sorted(uses))
+    assert {command for _, command in options["--answer-timeout"]} == {
+        "play",
+        "simulate",
+        "evaluate",
+    }
+    assert len(options) > 40
+
+
+def test_the_old_name_of_the_answer_timeout_still_works() -> None:
+    new = CliRunner().invoke(cli, ["simulate", "--games", "1", "--answer-timeout", "3", "--json"])
+    old = CliRunner().invoke(cli, ["simulate", "--games", "1", "--timeout", "3", "--json"])
+    assert new.exit_code == old.exit_code == 0 and new.output == old.output

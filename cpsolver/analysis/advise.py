@@ -230,7 +230,7 @@ def options_of(view: View) -> list[Play | None]:
     return [*moves.answers(view.hand, last[1]), None]
 
 
-def advise(view: View, samples: int = 50, seed: int = 0, time_limit: float = 1.0) -> Advice:
+def advise(view: View, samples: int = 50, seed: int = 0, time_limit: float | None = 1.0) -> Advice:
     """What the seat of ``view`` should do now; see the module. Same view and seed, same advice."""
     if view.landlord is None:
         raise AdviceError("the auction is not over: advice is for the play")

@@ -8,7 +8,7 @@ import click
 
 from cpsolver.cli.base import BadInput, cli
 from cpsolver.cli.evaluate import read_records
-from cpsolver.cli.options import common_options, positive_seconds
+from cpsolver.cli.options import common_options, timeout_option
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.rules.errors import CpsolverError
 
@@ -39,14 +39,7 @@ SHOWN = 10  # options listed in the text report; --json lists them all
     help="Deals of the unseen cards to solve.",
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="The seed of the samples.")
-@click.option(
-    "--timeout",
-    type=float,
-    default=1.0,
-    show_default=True,
-    callback=positive_seconds,
-    help="Seconds for each sampled deal's exact solve.",
-)
+@timeout_option("Seconds for each sampled deal's exact solve.", default=1.0)
 @common_options
 def advise_command(
     record_file: str,
@@ -54,7 +47,7 @@ def advise_command(
     number: int,
     samples: int,
     seed: int,
-    timeout: float,
+    timeout: float | None,
     as_json: bool,
     rules_name: str,
 ) -> None:
@@ -101,7 +94,7 @@ def advise_command(
     why = (
         f"it wins {advice.options[0].share:.0%} of the {advice.decided} deals solved exactly"
         if advice.reason == "exact"
-        else f"no sampled deal could be solved within {timeout:g} s: the fair bot's choice"
+        else f"no sampled deal could be solved within {timeout} s: the fair bot's choice"
     )
     click.echo(f"seat {advice.seat} ({advice.role}) after {at} actions: play {advice.action}")
     click.echo(f"  because {why} (of {advice.samples} sampled; the bot plays {advice.bot})")

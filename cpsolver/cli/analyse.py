@@ -9,7 +9,7 @@ import click
 
 from cpsolver.cli.base import BadInput, cli
 from cpsolver.cli.evaluate import read_records
-from cpsolver.cli.options import common_options, positive_seconds
+from cpsolver.cli.options import common_options, positive_seconds, timeout_option
 from cpsolver.cli.show import picture_options, write_pictures
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.rules.errors import CpsolverError
@@ -17,14 +17,7 @@ from cpsolver.rules.errors import CpsolverError
 
 @cli.command("analyse")
 @click.argument("record_file", metavar="RECORD")
-@click.option(
-    "--timeout",
-    type=float,
-    default=1.0,
-    show_default=True,
-    callback=positive_seconds,
-    help="Seconds for each position.",
-)
+@timeout_option("Seconds for each position.", default=1.0)
 @click.option(
     "--total-timeout",
     type=float,
@@ -42,7 +35,7 @@ from cpsolver.rules.errors import CpsolverError
 @common_options
 def analyse_command(
     record_file: str,
-    timeout: float,
+    timeout: float | None,
     total_timeout: float | None,
     max_cards: int | None,
     svg_path: str | None,

@@ -48,6 +48,7 @@ from cpsolver.io.writing import open_output
     "-o",
     "--output",
     default="-",
+    type=click.Path(dir_okay=False, allow_dash=True),
     metavar="FILE",
     help="Write the corpus here (default: stdout, also -).",
 )

@@ -10,7 +10,11 @@ from typing import Any
 import click
 
 from cpsolver.cli.base import BadInput, cli
-from cpsolver.cli.options import capped_workers, common_options, positive_seconds
+from cpsolver.cli.options import (
+    answer_timeout_option,
+    capped_workers,
+    common_options,
+)
 from cpsolver.cli.output import emit_json, with_progress
 from cpsolver.io.reading import InputError, loads_json, source_name
 from cpsolver.io.rulefiles import load_rules
@@ -98,14 +102,7 @@ def _line(name: str, figures: dict[str, Any]) -> str:
 @click.option(
     "--workers", type=click.IntRange(min=1), default=1, show_default=True, help="Processes."
 )
-@click.option(
-    "--timeout",
-    type=float,
-    default=10.0,
-    show_default=True,
-    callback=positive_seconds,
-    help="Seconds a program may take for one answer.",
-)
+@answer_timeout_option("Seconds a program may take for one answer.")
 @click.option(
     "--records",
     "records_path",

@@ -12,7 +12,11 @@ import click
 
 from cpsolver.cli.base import BadInput, cli
 from cpsolver.cli.inputs import read_source
-from cpsolver.cli.options import common_options, positive_seconds, rules_option
+from cpsolver.cli.options import (
+    answer_timeout_option,
+    common_options,
+    rules_option,
+)
 from cpsolver.cli.output import emit_json, with_progress
 from cpsolver.cli.show import picture_options, write_pictures
 from cpsolver.game.engine import Game, NotARecordError, replay, unfinished_words
@@ -24,15 +28,8 @@ from cpsolver.rules.errors import CpsolverError
 
 
 def agent_options(func: Any) -> Any:
-    """``--agent SEAT=AGENT`` (repeatable) and ``--timeout`` for the seats of simulate and play."""
-    func = click.option(
-        "--timeout",
-        type=float,
-        default=10.0,
-        show_default=True,
-        callback=positive_seconds,
-        help="Seconds an outside program may take for one answer.",
-    )(func)
+    """``--agent SEAT=AGENT`` (repeatable) and ``--answer-timeout`` for the seats of simulate and play."""
+    func = answer_timeout_option("Seconds an outside program may take for one answer.")(func)
     return click.option(
         "--agent",
         "agent_specs",
@@ -96,7 +93,7 @@ def play_command(
     \b
     The other seats are the quick bot; --agent 2=cmd:"python mybot.py" seats
     an outside Botzone program (or another agent) instead. An agent that
-    crashes, answers illegally or stays silent past --timeout forfeits the
+    crashes, answers illegally or stays silent past --answer-timeout forfeits the
     hand: its side loses it at the stake reached.
 
     \b
@@ -302,7 +299,7 @@ def simulate_command(
     Every seat is the quick bot unless --agent SEAT=AGENT seats another:
     cpsolver, random, rlcard, or cmd:COMMAND, an outside program speaking
     Botzone's FightTheLandlord protocol (bidding included). An agent that
-    crashes, answers illegally or stays silent past --timeout forfeits the
+    crashes, answers illegally or stays silent past --answer-timeout forfeits the
     hand: its side loses it at the stake reached (alone, at the bid reached,
     in the auction); the reasons are listed, and forfeited hands are not
     written to --record.

@@ -201,6 +201,43 @@ def timeout_option(help: str, default: float | None = None) -> Callable[[F], F]:
     return decorate
 
 
+def answer_timeout_option(help: str) -> Callable[[F], F]:
+    """``--answer-timeout SECONDS``: how long an outside program may take for one answer.
+
+    ``--timeout`` is the time a question may take; this is another idea, so
+    another name. ``--timeout``, its old name here, stays as a hidden alias.
+    """
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def merged(*args: Any, **kwargs: Any) -> Any:
+            alias = kwargs.pop("answer_timeout_alias")
+            if alias is not None:
+                kwargs["timeout"] = alias
+            return command(*args, **kwargs)
+
+        with_alias = click.option(
+            "--timeout",
+            "answer_timeout_alias",
+            type=float,
+            callback=positive_seconds,
+            hidden=True,
+            help="The old name of --answer-timeout.",
+        )(merged)
+        return click.option(
+            "--answer-timeout",
+            "timeout",
+            type=float,
+            default=10.0,
+            show_default=True,
+            callback=positive_seconds,
+            metavar="SECONDS",
+            help=help,
+        )(with_alias)  # type: ignore[return-value]
+
+    return decorate
+
+
 def cluster_options(default_workers: int) -> Callable[[F], F]:
     """--workers, --scheduler and --local-cluster, as batch and crosscheck share them."""
 
