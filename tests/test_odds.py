@@ -313,3 +313,32 @@ def test_readme_examples_print_what_the_readme_says(monkeypatch: pytest.MonkeyPa
         result = CliRunner().invoke(cli, args[1:])
         assert result.exit_code == 0, (command, result.output)
         assert result.stdout.splitlines() == expected, command
+
+
+def test_the_screens_are_exact_against_the_brute_force() -> None:
+    """`odds 'BR 2222'` enumerated every split for 49 s; a hand safe against all unseen cards is settled at once."""
+    import random
+
+    from cpsolver.odds.screen import spring_certain, spring_impossible
+
+    rng = random.Random(27)
+    rules = load_rules("standard")
+    certain = impossible = 0
+    for _ in range(300):
+        deck = [r for r in range(RANK_COUNT) for _ in range(DECK_COUNTS[r])]
+        rng.shuffle(deck)
+        high = [r for r in deck if r >= 10][: rng.randint(2, 6)]  # K and up: often safe
+        rest = [r for r in deck if r < 10]
+        landlord = Hand.from_ranks(high + rest[: rng.randint(0, 2)])
+        unseen = Hand.from_ranks(rest[2 : 2 + rng.randint(4, 8)])
+        first = rng.randint(1, len(unseen) - 1)
+        asked = question(landlord, unseen, (first, len(unseen) - first), rules)
+        expected, _, _ = brute_odds(landlord, unseen, asked.sizes, rules)
+        if spring_certain(asked):
+            certain += 1
+            assert expected == 1, (landlord, unseen)
+        if spring_impossible(asked):
+            impossible += 1
+            assert expected == 0, (landlord, unseen)
+        assert exact_odds(asked).probability == expected
+    assert certain >= 30 and impossible >= 10, (certain, impossible)

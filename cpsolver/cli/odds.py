@@ -77,6 +77,12 @@ def _report(odds: Odds) -> str:
             if q.face_down
             else "; ruled out at once: certain answers leave no spring"
         )
+    if odds.certain:
+        work += (
+            f"; {_count(odds.certain, 'face-down choice')} a spring at once"
+            if q.face_down
+            else "; a spring at once: no unseen card answers the plays of one"
+        )
     lines.append(f"({work})")
     return "\n".join(lines)
 

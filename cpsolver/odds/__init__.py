@@ -57,6 +57,7 @@ class Odds:
     profiles: int
     decisions: int
     screened: int = 0  # (sub)questions settled by the screen: no split can be a spring
+    certain: int = 0  # (sub)questions settled by the screen: every split is a spring
     samples: int | None = None  # None: the exact count
     seed: int | None = None
     # False when a time limit stopped the work: an exact count then covers only
@@ -97,6 +98,7 @@ class Odds:
             "profiles": self.profiles,
             "decisions": self.decisions,
             "screened": self.screened,
+            "certain": self.certain,
         }
         if self.samples is not None:
             low, high = wilson_interval(self.springs, self.splits)
@@ -127,6 +129,7 @@ def _odds(
         len(tally.profiles),
         len(tally.decisions),
         tally.screened,
+        tally.certain,
         complete=complete,
         **sampled,
     )

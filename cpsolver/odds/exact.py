@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from cpsolver.odds.profiles import ClassTable, Counts, Masks
 from cpsolver.odds.question import OddsError, OddsQuestion
-from cpsolver.odds.screen import spring_impossible
+from cpsolver.odds.screen import spring_certain, spring_impossible
 from cpsolver.rules.cards import Deal, Hand
 from cpsolver.rules.ruleset import RuleSet
 from cpsolver.scale.parallel import InProcess, Runner
@@ -50,6 +50,7 @@ class Tally:
     profiles: set[bytes] = field(default_factory=set)
     decisions: set[bytes] = field(default_factory=set)
     screened: int = 0  # questions the screen settled with no spring, unenumerated
+    certain: int = 0  # questions the screen settled as a spring in every split, unenumerated
 
     def merge(self, other: Tally) -> None:
         """Add ``other``'s splits (a disjoint set) into this tally."""
@@ -59,6 +60,7 @@ class Tally:
         self.profiles |= other.profiles
         self.decisions |= other.decisions
         self.screened += other.screened
+        self.certain += other.certain
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,7 @@ def chunks(question: OddsQuestion, distribution: bool = False) -> list[Chunk]:
             Chunk(taking_face_down(question, taken), weight, distribution)
             for taken, weight in face_down_choices(question)
         ]
-    if not distribution and spring_impossible(question):
+    if not distribution and (spring_impossible(question) or spring_certain(question)):
         return [Chunk(question, 1, distribution)]
     return [Chunk(question, 1, distribution, batch) for batch in _prefix_batches(question)]
 
@@ -136,6 +138,9 @@ def count_chunk(chunk: Chunk) -> Tally:
     question = chunk.question
     if chunk.prefixes is None and not chunk.distribution and spring_impossible(question):
         return Tally(splits=question.splits * chunk.weight, screened=1)
+    if chunk.prefixes is None and not chunk.distribution and spring_certain(question):
+        splits = question.splits * chunk.weight
+        return Tally(splits=splits, springs=splits, certain=1)
     batches = _prefix_batches(question) if chunk.prefixes is None else [chunk.prefixes]
     suffixes = _suffixes(question.unseen.counts[_PREFIX_RANKS:])
     tally = Tally()

@@ -1,4 +1,4 @@
-"""A quick exact screen: hands that no split of the unseen cards can make a spring.
+"""Quick exact screens: hands no split of the unseen cards makes a spring, and hands every split does.
 
 Some of the landlord's classes are answered in *every* split: a single below
 the highest unseen card (every unseen card is in a peasant's hand), a pair
@@ -13,6 +13,7 @@ search engine's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 
 from cpsolver.odds.question import OddsQuestion
@@ -51,9 +52,35 @@ def spring_impossible(question: OddsQuestion) -> bool:
     """
     if question.face_down:
         return False
+    return not _has_split(question, lambda play: certainly_answered(question, play))
+
+
+def spring_certain(question: OddsQuestion) -> bool:
+    """True when every split of the unseen cards gives the landlord a spring (exactly).
+
+    A play nothing among all the unseen cards can answer is safe in every
+    split, since each peasant holds a part of them: if the hand splits into
+    such plays, but for one played last, every split is a spring. Only sure
+    for a question without face-down cards (they would join the hand).
+
+    >>> from cpsolver.rules.cards import Hand
+    >>> from cpsolver.odds.question import question
+    >>> spring_certain(question(Hand.parse("BR 2222"))), spring_certain(question(Hand.parse("BR 3")))
+    (True, True)
+    >>> spring_certain(question(Hand.parse("BR 3 4")))
+    False
+    """
+    if question.face_down:
+        return False
+    moves = generator(question.rules)
+    return _has_split(question, lambda play: moves.can_answer(question.unseen, play))
+
+
+def _has_split(question: OddsQuestion, unsafe_play: Callable[[Play], bool]) -> bool:
+    """Whether the landlord's hand splits into plays of which at most one is unsafe (played last)."""
     plays = generator(question.rules).plays(question.landlord)
     packed = [pack(p.cards) for p in plays]
-    unsafe = [certainly_answered(question, p) for p in plays]
+    unsafe = [unsafe_play(p) for p in plays]
     lowest_rank = [next(p.cards.ranks()) for p in plays]
     starting: list[list[int]] = [[] for _ in range(RANK_COUNT)]
     for i in sorted(range(len(plays)), key=lambda i: (unsafe[i], -plays[i].size)):
@@ -71,4 +98,4 @@ def spring_impossible(question: OddsQuestion) -> bool:
                 return True
         return False
 
-    return not split(pack(question.landlord), 1)
+    return split(pack(question.landlord), 1)
