@@ -124,3 +124,17 @@ def test_the_old_name_of_the_answer_timeout_still_works() -> None:
     new = CliRunner().invoke(cli, ["simulate", "--games", "1", "--answer-timeout", "3", "--json"])
     old = CliRunner().invoke(cli, ["simulate", "--games", "1", "--timeout", "3", "--json"])
     assert new.exit_code == old.exit_code == 0 and new.output == old.output
+
+
+def test_workers_default_to_every_core_in_batch_and_odds() -> None:
+    """`odds --workers` defaulted to 1 where batch used every core."""
+    import click
+
+    from cpsolver.cli.options import usable_cores
+
+    context = cli.make_context("cpsolver", [], resilient_parsing=True)
+    for name in ("batch", "odds"):
+        command = cli.get_command(context, name)
+        assert isinstance(command, click.Command)
+        option = next(p for p in command.params if p.name == "workers")
+        assert option.default == usable_cores(), name

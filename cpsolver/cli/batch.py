@@ -22,6 +22,7 @@ from cpsolver.cli.options import (
     memory_bytes,
     memory_option,
     timeout_option,
+    usable_cores,
 )
 from cpsolver.cli.output import shown, with_progress
 from cpsolver.cli.spring import engine_options
@@ -58,7 +59,7 @@ from cpsolver.spring import cpsat
     default=QUESTION_TIMEOUT,
 )
 @memory_option
-@cluster_options(default_workers=os.cpu_count() or 1)
+@cluster_options(default_workers=usable_cores())
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @common_options
 def batch_command(

@@ -17,6 +17,7 @@ from cpsolver.cli.options import (
     landlord_option,
     make_runner,
     timeout_option,
+    usable_cores,
 )
 from cpsolver.cli.output import emit_json, shown, with_progress
 from cpsolver.io.dealformat import DealDocument
@@ -131,7 +132,7 @@ def _hand(hand: str | None, landlord: str | None) -> tuple[str, DealDocument | N
     "uses the samples drawn.",
     default=QUESTION_TIMEOUT,
 )
-@cluster_options(1)
+@cluster_options(default_workers=usable_cores())
 @common_options
 def odds_command(
     hand: str | None,
@@ -184,15 +185,18 @@ def odds_command(
     asked = question(Hand.parse(cards), unseen_hand, peasant_sizes, rules)
     started = time.perf_counter()
     deadline = None if timeout is None else time.monotonic() + timeout
+    given = click.get_current_context().get_parameter_source("workers")
     if samples is not None:
-        if workers > 1 or scheduler is not None or local_cluster is not None:
+        chose_workers = given is not click.core.ParameterSource.DEFAULT and workers > 1
+        if chose_workers or scheduler is not None or local_cluster is not None:
             raise click.UsageError(
                 "--samples runs here; --workers, --scheduler, --local-cluster are for exact counts"
             )
         odds = estimate_odds(asked, samples, seed, distribution, deadline)
     else:
         work = chunks(asked, distribution)
-        runner = make_runner(workers, scheduler, local_cluster)
+        # Every core by default, as batch; but no pool to start for fewer chunks than cores.
+        runner = make_runner(max(1, min(workers, len(work))), scheduler, local_cluster)
         try:
             odds = with_progress(
                 len(work),
