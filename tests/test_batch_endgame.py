@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from cpsolver.io.positioncorpus import (
 )
 from cpsolver.io.positiongen import generate
 from cpsolver.io.rulefiles import read_rules_text
-from cpsolver.rules.position import Position
+from cpsolver.rules.position import Position, side_name
 from cpsolver.rules.ruleset import standard_rules
 from cpsolver.scale.batch import BatchOptions, run_batch
 from cpsolver.scale.parallel import InProcess
@@ -61,8 +62,9 @@ def same_winners_as_one_by_one_and_as_crosscheck(tmp_path: Path, count: int) -> 
     for entry in entries:
         alone = solve(entry.position, RULES)
         assert winners[entry.id] == alone.winner, entry.id
+    named = Counter(f"won by {side_name(winners[e.id], e.position.players)}" for e in entries)
+    assert summary["verdicts"] == dict(named)
     sides = [sum(w == side for w in winners.values()) for side in (0, 1)]
-    assert summary["verdicts"] == {f"side {s} wins": n for s, n in enumerate(sides) if n}
     assert 0 < sides[0] < count, "a corpus where one side always wins tells little"
     # crosscheck, given the batch's winners as labels, must agree with every one of them.
     labelled = tmp_path / "labelled.jsonl"
@@ -116,7 +118,16 @@ def test_the_records_and_the_summary_in_process(tmp_path: Path) -> None:
     got = records(tmp_path / "out.jsonl")
     assert [r["id"] for r in got] == [e.id for e in entries] + ["9"]
     for record, entry in zip(got, entries):
-        assert set(record) == {"id", "line", "winner", "moves", "nodes", "seconds", "status"}
+        assert set(record) == {
+            "id",
+            "line",
+            "winner",
+            "moves",
+            "nodes",
+            "seconds",
+            "status",
+            "players",
+        }
         alone = solve(entry.position, RULES)
         assert record["winner"] == alone.winner and record["status"] == "solved"
         mover_side = entry.position.side_of(entry.position.turn)
@@ -144,7 +155,7 @@ def test_deal_lines_are_the_landlord_to_lead_with_a_per_position_timeout(tmp_pat
         assert got[entry.id]["seconds"] < 3
     assert got["small"] == {**got["small"], "winner": 0, "moves": ["3"], "status": "solved"}
     summary = json.loads(done.stderr)
-    assert summary["verdicts"] == {"side 0 wins": 1, "unknown": 2}
+    assert summary["verdicts"] == {"won by the first player (hand 0)": 1, "unknown": 2}
 
 
 def test_the_question_is_detected_from_the_first_readable_line() -> None:

@@ -85,8 +85,8 @@ def batch_command(
     With --question endgame (the default for a corpus of positions, as
     'cpsolver deal --kind position3' writes), each result is id, line,
     winner (0 the landlord's side, 1 the other, null undecided), moves (the
-    winning moves of the player to move), nodes, seconds and status (solved
-    or unknown); a line's "expected" winner is compared.
+    winning moves of the player to move), nodes, seconds, status (solved
+    or unknown) and players (2 or 3); a line's "expected" winner is compared.
     Rerunning the same command after a crash repairs a torn last line, skips
     the ids already done, and solves the rest. A line's "expected" verdict,
     if any, is compared: a result that contradicts it is a mismatch. Exit 0

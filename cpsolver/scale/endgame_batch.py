@@ -2,8 +2,9 @@
 
 A position line is read as :mod:`cpsolver.io.positioncorpus` reads it (a
 deal line is the landlord to lead); the record says who wins with best play,
-the winning moves of the player to move, the solver's nodes and seconds, and
-whether it was ``solved`` or ran out of time (``unknown``).
+the winning moves of the player to move, the solver's nodes and seconds,
+whether it was ``solved`` or ran out of time (``unknown``), and how many
+players the position has (so the summary can name the winning side).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 from cpsolver.endgame import solve
 from cpsolver.endgame.budget import DEFAULT_MEMORY
 from cpsolver.io.positioncorpus import PositionCorpusError, parse_position_line
+from cpsolver.rules.position import side_name
 from cpsolver.rules.ruleset import RuleSet
 
 QUESTIONS = ("spring", "endgame")
@@ -42,6 +44,7 @@ def solve_position_line(
         "nodes": result.stats.get("nodes", 0),
         "seconds": round(time.perf_counter() - started, 6),
         "status": "unknown" if result.winner is None else "solved",
+        "players": entry.position.players,
     }
     if result.stats.get("evictions"):
         record["evicted"] = result.stats["evicted"]
@@ -61,6 +64,11 @@ def is_endgame_mismatch(record: dict[str, Any]) -> bool:
 def outcome(record: dict[str, Any]) -> str:
     """What a result record counts as in a summary: a verdict, a side's win, or ``unknown``."""
     if "status" in record:
-        winner = record.get("winner")
-        return "unknown" if winner is None else f"side {winner} wins"
+        winner, players = record.get("winner"), record.get("players")
+        if winner not in (0, 1):
+            return "unknown"
+        # Records of earlier versions carry no player count: their side by number.
+        return (
+            f"won by {side_name(winner, players)}" if players in (2, 3) else f"side {winner} wins"
+        )
     return str(record["verdict"])
