@@ -10,7 +10,7 @@ from cpsolver.cli import COMMANDS, cli
 
 # Modules of cpsolver.cli that register no command: the group, the shared readers,
 # options and output, and the endgame half of deal and crosscheck.
-SHARED = {"base", "inputs", "options", "output", "positions"}
+SHARED = {"base", "drawings", "inputs", "options", "output", "positions"}
 
 
 def test_every_command_is_registered_by_the_module_the_table_names() -> None:

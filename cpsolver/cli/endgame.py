@@ -7,6 +7,7 @@ import sys
 import click
 
 from cpsolver.cli.base import cli
+from cpsolver.cli.drawings import draw_position, explorer_page, picture_options, write_pictures
 from cpsolver.cli.inputs import HandFlags, read_position_document
 from cpsolver.cli.options import (
     QUESTION_TIMEOUT,
@@ -19,11 +20,11 @@ from cpsolver.cli.options import (
     timeout_option,
 )
 from cpsolver.cli.output import emit_json, shown, write_json
-from cpsolver.cli.show import draw_position, picture_options, write_pictures
 from cpsolver.endgame import EndgameResult, Position, solve
 from cpsolver.endgame.proof import build_strategy_proof
 from cpsolver.io.positioncorpus import PositionDocument
 from cpsolver.io.rulefiles import load_rules, read_rules_text
+from cpsolver.io.writing import write_text
 from cpsolver.rules.position import side_wins
 from cpsolver.rules.ruleset import RuleSet
 
@@ -179,6 +180,11 @@ def endgame_command(
     text = report(result, document)
     if svg_path or html_path:
         drawing = draw_position(document.position)
+        if html_path is not None and result.strategy is not None:  # a strategy to walk
+            proof = build_strategy_proof(result, rules)
+            page = explorer_page(proof, document.position, drawing.pictures[0], text)
+            write_text(html_path, page)
+            html_path = None
         write_pictures(svg_path, html_path, "Open-hand position", drawing.pictures, text)
     if as_json:
         labels: dict[str, object] = {}

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from cpsolver.cli.base import BadInput, cli
+from cpsolver.cli.drawings import picture_options, write_pictures
 from cpsolver.cli.inputs import read_source
 from cpsolver.cli.options import (
     answer_timeout_option,
@@ -18,7 +19,6 @@ from cpsolver.cli.options import (
     rules_option,
 )
 from cpsolver.cli.output import emit_json, with_progress
-from cpsolver.cli.show import picture_options, write_pictures
 from cpsolver.game.engine import Game, NotARecordError, replay, unfinished_words
 from cpsolver.io.reading import InputError, loads_json, source_name
 from cpsolver.io.rulefiles import load_rules

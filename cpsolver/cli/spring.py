@@ -9,6 +9,13 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from cpsolver.cli.base import BadInput, F, cli
+from cpsolver.cli.drawings import (
+    draw_deal,
+    draw_explanation,
+    draw_plan,
+    picture_options,
+    write_pictures,
+)
 from cpsolver.cli.inputs import HandFlags, read_deal, read_deal_document, read_source
 from cpsolver.cli.options import (
     QUESTION_TIMEOUT,
@@ -18,13 +25,6 @@ from cpsolver.cli.options import (
     timeout_option,
 )
 from cpsolver.cli.output import emit_json, play_line, plays_phrase, shown, write_json
-from cpsolver.cli.show import (
-    draw_deal,
-    draw_explanation,
-    draw_plan,
-    picture_options,
-    write_pictures,
-)
 from cpsolver.io.dealformat import DealDocument, parse_deal
 from cpsolver.io.positionformat import parse_position
 from cpsolver.io.reading import InputError, loads_json, source_name
