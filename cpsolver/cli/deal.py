@@ -7,7 +7,7 @@ import json
 import click
 
 from cpsolver.cli.base import cli
-from cpsolver.cli.options import kind_sizes
+from cpsolver.cli.options import kind_sizes, output_option
 from cpsolver.cli.positions import write_positions
 from cpsolver.io.dealformat import deal_as_dict
 from cpsolver.io.dealgen import KINDS, generate
@@ -44,14 +44,7 @@ from cpsolver.io.writing import open_output
     metavar="FRACTION",
     help="For positions: the share in the middle of a trick (a play on the table).",
 )
-@click.option(
-    "-o",
-    "--output",
-    default="-",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    metavar="FILE",
-    help="Write the corpus here (default: stdout, also -).",
-)
+@output_option("Write the corpus here (default: stdout, also -).")
 def deal_command(
     kind: str, count: int, seed: int, sizes: str | None, mid_trick: float, output: str
 ) -> None:

@@ -166,39 +166,46 @@ def memory_bytes(memory_mib: float | None) -> int | None:
     return None if memory_mib is None else int(memory_mib * 1024 * 1024)
 
 
-def timeout_option(help: str, default: float | None = None) -> Callable[[F], F]:
-    """``--timeout SECONDS``, the one name for a time limit, with ``--time-limit`` as a hidden alias.
-
-    With a ``default``, ``--timeout none`` lifts the limit.
-    """
+def _seconds_option(name: str, old: str, help: str, **settings: Any) -> Callable[[F], F]:
+    """An option of seconds that reaches the command as ``timeout``, its old name hidden beside it."""
 
     def decorate(command: F) -> F:
         @functools.wraps(command)
         def merged(*args: Any, **kwargs: Any) -> Any:
-            alias = kwargs.pop("time_limit_alias")
+            alias = kwargs.pop("old_name_alias")
             if alias is not None:
                 kwargs["timeout"] = alias
             return command(*args, **kwargs)
 
         with_alias = click.option(
-            "--time-limit",
-            "time_limit_alias",
+            old,
+            "old_name_alias",
             type=float,
             callback=positive_seconds,
             hidden=True,
-            help="The old name of --timeout.",
+            help=f"The old name of {name}.",
         )(merged)
-        return click.option(
-            "--timeout",
-            type=Limit("seconds") if default is not None else float,
-            callback=positive_seconds,
-            default=default,
-            show_default=default is not None,
-            metavar="SECONDS|none" if default is not None else "SECONDS",
-            help=help,
-        )(with_alias)  # type: ignore[return-value]
+        return click.option(name, "timeout", callback=positive_seconds, help=help, **settings)(
+            with_alias
+        )  # type: ignore[return-value]
 
     return decorate
+
+
+def timeout_option(help: str, default: float | None = None) -> Callable[[F], F]:
+    """``--timeout SECONDS``, the one name for a time limit, with ``--time-limit`` as a hidden alias.
+
+    With a ``default``, ``--timeout none`` lifts the limit.
+    """
+    return _seconds_option(
+        "--timeout",
+        "--time-limit",
+        help,
+        type=Limit("seconds") if default is not None else float,
+        default=default,
+        show_default=default is not None,
+        metavar="SECONDS|none" if default is not None else "SECONDS",
+    )
 
 
 def answer_timeout_option(help: str) -> Callable[[F], F]:
@@ -207,35 +214,27 @@ def answer_timeout_option(help: str) -> Callable[[F], F]:
     ``--timeout`` is the time a question may take; this is another idea, so
     another name. ``--timeout``, its old name here, stays as a hidden alias.
     """
+    return _seconds_option(
+        "--answer-timeout",
+        "--timeout",
+        help,
+        type=float,
+        default=10.0,
+        show_default=True,
+        metavar="SECONDS",
+    )
 
-    def decorate(command: F) -> F:
-        @functools.wraps(command)
-        def merged(*args: Any, **kwargs: Any) -> Any:
-            alias = kwargs.pop("answer_timeout_alias")
-            if alias is not None:
-                kwargs["timeout"] = alias
-            return command(*args, **kwargs)
 
-        with_alias = click.option(
-            "--timeout",
-            "answer_timeout_alias",
-            type=float,
-            callback=positive_seconds,
-            hidden=True,
-            help="The old name of --answer-timeout.",
-        )(merged)
-        return click.option(
-            "--answer-timeout",
-            "timeout",
-            type=float,
-            default=10.0,
-            show_default=True,
-            callback=positive_seconds,
-            metavar="SECONDS",
-            help=help,
-        )(with_alias)  # type: ignore[return-value]
-
-    return decorate
+def output_option(help: str) -> Callable[[F], F]:
+    """``-o FILE``: where a command writes its lines; ``-`` (the default) is stdout."""
+    return click.option(
+        "-o",
+        "--output",
+        default="-",
+        type=click.Path(dir_okay=False, allow_dash=True),
+        metavar="FILE",
+        help=help,
+    )
 
 
 def cluster_options(default_workers: int) -> Callable[[F], F]:

@@ -13,6 +13,7 @@ from cpsolver.cli.options import (
     QUESTION_TIMEOUT,
     common_options,
     kind_sizes,
+    output_option,
     position_options,
     rules_option,
     timeout_option,
@@ -119,14 +120,7 @@ def check_command(
     show_default=True,
     help="Positions drawn at most.",
 )
-@click.option(
-    "-o",
-    "--output",
-    default="-",
-    type=click.Path(dir_okay=False, allow_dash=True),
-    metavar="FILE",
-    help="Write here (default: stdout, also -).",
-)
+@output_option("Write here (default: stdout, also -).")
 @timeout_option("Seconds to check one drawn position; a slower one is passed over.", default=10.0)
 @rules_option
 def make_command(
