@@ -223,11 +223,8 @@ def _actions(items: Any, landlord: int, rules: RuleSet) -> list[tuple[int, Play 
 
 def options_of(view: View) -> list[Play | None]:
     """Every legal option of the seat to move: any play on lead, else an answer or a pass."""
-    moves = generator(view.rules)
     last = last_play(view.actions)
-    if last is None:
-        return list(moves.plays(view.hand))
-    return [*moves.answers(view.hand, last[1]), None]
+    return generator(view.rules).moves(view.hand, None if last is None else last[1])
 
 
 def advise(view: View, samples: int = 50, seed: int = 0, time_limit: float | None = 1.0) -> Advice:

@@ -137,23 +137,6 @@ def draw(text: str, rules: RuleSet, solve: bool, source: str = "input") -> list[
     return [draw_deal(parse_deal(text), rules, solve)]
 
 
-def draw_flags(
-    flags: HandFlags,
-    turn: int | None,
-    table: str | None,
-    by: int | None,
-    rules: RuleSet,
-    solve: bool,
-) -> Drawing:
-    """The hands the flags give, drawn as their file would be: the three seats a deal, --hand a position.
-
-    The seats with --turn or --table are a position, as a deal file with a ``turn:`` line is.
-    """
-    if flags.seated and turn is None and table is None and by is None:
-        return draw_deal(read_deal(None, flags), rules, solve)
-    return draw_position(read_position_document(None, flags, turn, table, by, rules).position)
-
-
 def _flag_drawing(
     source: str | None,
     flags: HandFlags,
@@ -163,7 +146,11 @@ def _flag_drawing(
     rules: RuleSet,
     solve: bool,
 ) -> Drawing:
-    """The drawing of the hand flags; with a SOURCE too, or with neither, a usage error."""
+    """The hands the flags give, drawn as their file would be: the three seats a deal, --hand a position.
+
+    The seats with --turn or --table are a position, as a deal file with a
+    ``turn:`` line is. With a SOURCE too, or with neither, a usage error.
+    """
     if source is not None:
         raise click.UsageError(
             "give a SOURCE file or --landlord/--peasant1/--peasant2 or --hand "
@@ -174,7 +161,9 @@ def _flag_drawing(
             "give a SOURCE file (or - for stdin), or the hands as --landlord, --peasant1, "
             "--peasant2 or --hand (in turn order)"
         )
-    return draw_flags(flags, turn, table, by, rules, solve)
+    if flags.seated and turn is None and table is None and by is None:
+        return draw_deal(read_deal(None, flags), rules, solve)
+    return draw_position(read_position_document(None, flags, turn, table, by, rules).position)
 
 
 @cli.command("show")

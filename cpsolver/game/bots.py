@@ -166,13 +166,8 @@ class Bot:
         preferred = self._lead(view) if view.leading else self._answer(view)
         if sum(view.counts) > self.endgame_cards:
             return preferred
-        moves = generator(self.rules)
         last = view.last
-        options: list[Play | None] = list(
-            moves.plays(view.hand) if last is None else moves.answers(view.hand, last[1])
-        )
-        if last is not None:
-            options.append(None)
+        options = generator(self.rules).moves(view.hand, None if last is None else last[1])
         if len(options) < 2:
             return preferred
         return pimc_choice(

@@ -117,6 +117,12 @@ class MoveGenerator:
             found.append(self._rocket)
         return found
 
+    def moves(self, hand: Hand, table: Play | None) -> list[Play | None]:
+        """Every legal move of ``hand``: any play on lead (``table`` None), else an answer or a pass (None)."""
+        if table is None:
+            return list(self.plays(hand))
+        return [*self.answers(hand, table), None]
+
     def can_answer(self, hand: Hand, play: Play) -> bool:
         """Whether ``hand`` holds any play that beats ``play``: :meth:`answers`, as a boolean."""
         counts = hand.counts

@@ -20,7 +20,6 @@ from cpsolver.endgame import solve
 from cpsolver.io.positionformat import position_as_dict, position_from_dict
 from cpsolver.io.rulefiles import rules_from_toml
 from cpsolver.rules.movegen import generator
-from cpsolver.rules.plays import Play
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet
 from cpsolver.scale.parallel import Runner
@@ -69,15 +68,6 @@ class SplitResult:
         return {"winner": self.winner, "moves": self.moves, "line": [], "stats": self.stats}
 
 
-def legal_moves(position: Position, rules: RuleSet) -> list[Play | None]:
-    """Every move of the player to move: any play on lead, else an answer or a pass."""
-    moves = generator(rules)
-    hand = position.hands[position.turn]
-    if position.table is None:
-        return list(moves.plays(hand))
-    return [*moves.answers(hand, position.table), None]
-
-
 def solve_split(
     position: Position,
     rules: RuleSet,
@@ -92,7 +82,7 @@ def solve_split(
     deadline = None if time_limit is None else time.time() + time_limit
     mover = position.side_of(position.turn)
     children = []
-    for play in legal_moves(position, rules):
+    for play in generator(rules).moves(position.hands[position.turn], position.table):
         after = position.after(play)
         children.append(
             _Child(

@@ -182,10 +182,7 @@ class _Walk:
         return None
 
     def legal(self, position: Position) -> list[_Move]:
-        hand = position.hands[position.turn]
-        if position.table is None:
-            return list(self.moves.plays(hand))
-        return [*self.moves.answers(hand, position.table), None]
+        return self.moves.moves(position.hands[position.turn], position.table)
 
     def read_move(self, where: str, move: dict[str, Any], position: Position) -> _Move | str:
         """The move a proof names, if it is legal here; else why not."""
