@@ -132,9 +132,11 @@ def _winning_moves(search: Search, root: State, all_moves: bool) -> list[Move]:
 
 
 def _known_first_moves(search: Search, root: State) -> dict[str, int]:
-    """The first moves whose positions the stopped search had settled, with their winners."""
-    search.deadline = None  # reading the table only: nothing here searches
-    search.memory.cap = None
+    """The first moves whose positions the stopped search had settled, with their winners.
+
+    It reads the table only (legal moves, successors, keys): nothing here
+    searches, so neither the passed deadline nor the memory cap comes into it.
+    """
     known: dict[str, int] = {}
     for move in search.legal(root):
         child = search.successor(root, move)
