@@ -170,3 +170,10 @@ def test_a_bad_view_is_one_line_and_exit_2(change: dict[str, object], said: str)
     view = {"seat": 0, "hand": "33", "landlord": 0, "actions": [], "counts": [2, 1, 1]}
     code, output = _cli("-", stdin=json.dumps({**view, **change}))
     assert code == 2 and said in output and output.strip().count("\n") == 0, output
+
+
+def test_a_landlord_of_true_is_no_seat() -> None:
+    """JSON's true is Python's 1: a view's seats are whole numbers, not booleans."""
+    view = {"seat": 0, "hand": "33", "landlord": True, "actions": [], "counts": [2, 1, 1]}
+    code, output = _cli("-", stdin=json.dumps(view))
+    assert code == 2 and "are seats, 0, 1 or 2" in output

@@ -30,6 +30,7 @@ from cpsolver.analysis.annotate import read_game
 from cpsolver.endgame import solve
 from cpsolver.game.bots import Bot
 from cpsolver.game.view import View, last_play, sample_hands
+from cpsolver.io.reading import is_whole
 from cpsolver.rules.cards import Hand
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.movegen import generator
@@ -150,7 +151,7 @@ def view_from_dict(data: Any, rules: RuleSet | None = None) -> View:
             f"a view may not carry {unknown[0]!r}; it may carry: {', '.join(VIEW_KEYS)}"
         )
     seat, landlord = data.get("seat"), data.get("landlord")
-    if seat not in (0, 1, 2) or landlord not in (0, 1, 2) or isinstance(seat, bool):
+    if not (is_whole(seat) and is_whole(landlord) and 0 <= seat <= 2 and 0 <= landlord <= 2):
         raise AdviceError("a view's 'seat' and 'landlord' are seats, 0, 1 or 2")
     hand = _cards(data.get("hand"), "hand")
     bottom = None if data.get("bottom") is None else _cards(data["bottom"], "bottom")
@@ -161,7 +162,7 @@ def view_from_dict(data: Any, rules: RuleSet | None = None) -> View:
             counts[who] -= len(play.cards)
     if data.get("counts") is not None:
         given = data["counts"]
-        if not (isinstance(given, list) and len(given) == 3 and all(_whole(c) for c in given)):
+        if not (isinstance(given, list) and len(given) == 3 and all(is_whole(c) for c in given)):
             raise AdviceError("a view's 'counts' are three card counts")
         counts = list(given)
     if counts[seat] != len(hand) or min(counts) < 0:
@@ -170,7 +171,7 @@ def view_from_dict(data: Any, rules: RuleSet | None = None) -> View:
             "give 'counts' for hands of other sizes"
         )
     bid = data.get("bid", 3)
-    if not _whole(bid) or not 1 <= bid <= 3:
+    if not is_whole(bid) or not 1 <= bid <= 3:
         raise AdviceError("a view's 'bid' is 1, 2 or 3")
     return View(
         seat,
@@ -183,10 +184,6 @@ def view_from_dict(data: Any, rules: RuleSet | None = None) -> View:
         tuple(actions),
         (counts[0], counts[1], counts[2]),
     )
-
-
-def _whole(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _cards(text: Any, what: str) -> Hand:

@@ -28,7 +28,7 @@ import shlex
 import sys
 import tomllib
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import IO, Any, TypeGuard
 
 from cpsolver.rules.errors import CpsolverError
 
@@ -223,6 +223,15 @@ def depth(value: Any, stop: int = MAX_DEPTH + 1) -> int:
             deeper.extend(child for child in children if isinstance(child, (list, dict)))
         level = deeper
     return found
+
+
+def is_whole(value: Any) -> TypeGuard[int]:
+    """Whether a JSON value is a whole number (JSON's true and false are not, though Python's bool is an int).
+
+    >>> is_whole(3), is_whole(True), is_whole(3.0)
+    (True, False, False)
+    """
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def loads_json(text: str | bytes, source: str, line: int | None = None) -> Any:

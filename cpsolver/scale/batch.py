@@ -31,7 +31,7 @@ from cpsolver.endgame.budget import DEFAULT_MEMORY
 from cpsolver.io.corpus import corpus_key
 from cpsolver.io.dealformat import DealFormatError, parse_corpus_line
 from cpsolver.io.memory import peak_memory_mb
-from cpsolver.io.reading import InputError, limit, loads_json
+from cpsolver.io.reading import InputError, is_whole, limit, loads_json
 from cpsolver.io.rulefiles import rules_from_toml
 from cpsolver.io.writing import OutputError, output_error, write_line
 from cpsolver.rules.errors import CpsolverError
@@ -267,7 +267,7 @@ class BatchSummary:
 def _by_line(record: dict[str, Any]) -> int:
     """An error record's line number, for sorting (a foreign record without one goes first)."""
     line = record.get("line")
-    return line if isinstance(line, int) and not isinstance(line, bool) else 0
+    return line if is_whole(line) else 0
 
 
 Numbered = tuple[int, str | CpsolverError]

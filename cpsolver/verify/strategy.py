@@ -17,6 +17,7 @@ import json
 from typing import Any
 
 from cpsolver.io.positionformat import position_as_dict, position_from_dict, read_play
+from cpsolver.io.reading import is_whole
 from cpsolver.rules.cards import Hand, rank_symbol
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.movegen import generator
@@ -78,7 +79,7 @@ class _Walk:
             return str(error)
         for key in ("winner", "root"):
             # The schema's integers include 1.0 (JSON Schema's rule); a node index may not.
-            if not _is_int(document[key]):
+            if not is_whole(document[key]):
                 return f"strategy.{key}: {json.dumps(document[key])} is not a whole number"
         for index, node in enumerate(document["nodes"]):
             fault = _malformed(node)
@@ -267,12 +268,12 @@ def _malformed(node: Any) -> str | None:
         or not all(isinstance(h, str) for h in hands)
     ):
         return "hands must be two or three strings of cards"
-    if not _is_int(turn):
+    if not is_whole(turn):
         return "turn must be a hand number"
     if table is not None and (
         not isinstance(table, dict)
         or not {"cards", "by"} <= set(table) <= {"cards", "by", "kind", "rank"}
-        or not _is_int(table["by"])
+        or not is_whole(table["by"])
         or not all(isinstance(table[k], str) for k in table if k != "by")
     ):
         return "table must be null or {cards, by (, kind, rank)}"
@@ -296,7 +297,7 @@ def _malformed_move(move: Any) -> str | None:
         "next",
     }:
         return "a move is {cards, next (, kind, rank)}"
-    if move["next"] is not None and not _is_int(move["next"]):
+    if move["next"] is not None and not is_whole(move["next"]):
         return "next must be a node number or null"
     if not all(isinstance(move[k], str) for k in move if k != "next"):
         return "a move's cards, kind and rank are strings"
@@ -309,10 +310,6 @@ def _malformed_play(play: Any) -> str | None:
     if not all(isinstance(v, str) for v in play.values()):
         return "a spring step's cards, kind and rank are strings"
     return None
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _key(move: _Move) -> tuple[str, str, str]:
