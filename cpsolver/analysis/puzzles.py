@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cpsolver.endgame import solve
-from cpsolver.endgame.solver import Search, State
+from cpsolver.endgame.solver import State
 from cpsolver.io.dealgen import SizeRange
 from cpsolver.io.positiongen import random_position
 from cpsolver.rules.errors import CpsolverError
@@ -95,22 +95,14 @@ def check(
     state: State | None = answer.strategy.root
     for index, (player, move) in enumerate(answer.strategy.line()):
         assert state is not None
-        if search.side[player] == winner:
-            legal = search.legal(state)
-            if len(legal) > 1:
-                decisions += 1
-                if sum(_keeps_the_win(search, state, m, winner) for m in legal) == 1:
-                    only.append(index)
+        if search.side[player] == winner and len(search.legal(state)) > 1:
+            decisions += 1
+            if len(search.winning_moves(state)) == 1:
+                only.append(index)
         state = search.successor(state, move)
     line = [(hand, str(move)) for hand, move in answer.line]
     first = [str(move) for move in answer.moves]
     return Puzzle(position, first, line, only, decisions, search.nodes)
-
-
-def _keeps_the_win(search: Search, state: State, move: int, winner: int) -> bool:
-    """Whether ``move`` at ``state`` keeps the win for ``winner`` (emptying the hand does)."""
-    child = search.successor(state, move)
-    return child is None or search.wins(*child) == (search.side[child[1]] == winner)
 
 
 def make(

@@ -122,13 +122,7 @@ def _winning_moves(search: Search, root: State, all_moves: bool) -> list[Move]:
         entry = search.entry(root)
         assert entry is not None
         return [_move(search, entry[0] if isinstance(entry, tuple) else entry)]
-    side = search.side[root[1]]
-    found: list[Move] = []
-    for move in search.legal(root):
-        child = search.successor(root, move)
-        if child is None or search.wins(*child) == (search.side[child[1]] == side):
-            found.append(_move(search, move))
-    return found
+    return [_move(search, move) for move in search.winning_moves(root)]
 
 
 def _known_first_moves(search: Search, root: State) -> dict[str, int]:

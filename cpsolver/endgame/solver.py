@@ -163,6 +163,16 @@ class Search(PackedRules):
             return list(self.plays(hands[turn]))
         return [*self.answers(hands[turn], table), PASS]
 
+    def winning_moves(self, state: State) -> list[Move]:
+        """Every move after which the side to move at ``state`` wins (searched as needed)."""
+        side = self.side[state[1]]
+        found = []
+        for move in self.legal(state):
+            child = self.successor(state, move)
+            if child is None or self.wins(*child) == (self.side[child[1]] == side):
+                found.append(move)
+        return found
+
     def successor(self, state: State, move: Move) -> State | None:
         """The state a move leads to; None when the mover has no cards left."""
         hands, turn, table, by = state
