@@ -2,6 +2,9 @@
 
 The resident size is faked (always just over the cap, or far over it), so
 the tests decide every eviction themselves, whatever else the process holds.
+The budget's policy is tested on the Python search, whose gauge reads these
+tests count on (it also reads inside long splits); the compiled core's
+evictions are tested in ``test_compiled_core.py``.
 """
 
 from __future__ import annotations
@@ -53,7 +56,8 @@ def test_under_eviction_the_same_winner_the_same_moves_and_a_proof_that_verifies
 def test_eviction_happens_and_is_counted() -> None:
     """Over the generated positions, the capped searches did evict (else the test above tests nothing)."""
     evictions = [
-        solve(position, memory=_just_over()).stats["evictions"] for position in _positions(16)
+        solve(position, memory=_just_over(), core="python").stats["evictions"]
+        for position in _positions(16)
     ]
     assert sum(1 for count in evictions if count) >= 12
 
@@ -62,7 +66,7 @@ def test_a_cap_that_eviction_cannot_keep_gives_unknown_for_memory() -> None:
     """Memory that grows whatever the table holds: stop with 'unknown', never thrash or die."""
     reads = itertools.count(8)
     growing = MemoryBudget(CAP, resident=lambda: next(reads) * CAP // 8, every=1, fewest=40)
-    result = solve(_positions(2)[1], memory=growing)
+    result = solve(_positions(2)[1], memory=growing, core="python")
     assert result.winner is None and result.stats["stopped"] == "memory"
 
 
@@ -102,7 +106,7 @@ def test_a_stopped_search_says_which_first_moves_it_had_settled_and_they_are_rig
     """Under a limit a position gave 'unknown' and nothing else; now the settled first moves, checked."""
     settled = 0
     for position, after in itertools.product(_positions(16), (5, 20)):
-        stopped = solve(position, memory=_growing(after))
+        stopped = solve(position, memory=_growing(after), core="python")
         if stopped.winner is not None:
             continue
         assert "known_first_moves" in stopped.as_dict()

@@ -19,10 +19,19 @@ from click.testing import CliRunner
 
 import cpsolver
 from cpsolver.cli import cli
+from cpsolver.endgame import compiled
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIP = shutil.ignore_patterns(
-    ".venv", ".git", "__pycache__", "build", "dist", "*.egg-info", ".hypothesis", ".pytest_cache"
+    ".venv",
+    ".git",
+    "__pycache__",
+    "build",
+    "dist",
+    "*.egg-info",
+    ".hypothesis",
+    ".pytest_cache",
+    "*.so",
 )
 IN_THE_WHEEL = [
     "cpsolver/models/standard.toml",
@@ -92,7 +101,10 @@ def test_the_wheel_has_the_one_version_and_the_metadata(built: dict[str, list[st
 
 def test_version_option_prints_the_package_version() -> None:
     result = CliRunner().invoke(cli, ["--version"])
-    assert result.stdout == f"cpsolver, version {cpsolver.__version__}\n"
+    core = "compiled" if compiled.available() else "python"
+    assert result.stdout == (
+        f"cpsolver, version {cpsolver.__version__} (open-hand search: the {core} core)\n"
+    )
     assert re.fullmatch(r"\d+\.\d+\.\d+", cpsolver.__version__)
 
 

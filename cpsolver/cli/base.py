@@ -161,8 +161,25 @@ def _silence_stdout() -> None:
         pass  # a stdout without a descriptor (a test harness) has nothing to flush at exit
 
 
+def _print_version(context: click.Context, _: click.Parameter, value: bool) -> None:
+    """``--version``: the package's version, and which core the open-hand search runs on."""
+    if not value or context.resilient_parsing:
+        return
+    from cpsolver.endgame.answer import core_name
+
+    click.echo(f"cpsolver, version {__version__} (open-hand search: the {core_name()} core)")
+    context.exit()
+
+
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="cpsolver")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and which open-hand core was built, and exit.",
+)
 def cli() -> None:
     """Exact answers about Dou Dizhu deals, and the rules they stand on.
 

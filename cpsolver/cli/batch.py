@@ -18,6 +18,7 @@ from cpsolver.cli.options import (
     QUESTION_TIMEOUT,
     cluster_options,
     common_options,
+    core_option,
     make_runner,
     memory_bytes,
     memory_option,
@@ -26,6 +27,7 @@ from cpsolver.cli.options import (
 )
 from cpsolver.cli.output import shown, with_progress
 from cpsolver.cli.spring import engine_options
+from cpsolver.endgame.answer import core_name
 from cpsolver.io.positioncorpus import detect_question
 from cpsolver.io.reading import read_lines
 from cpsolver.io.rulefiles import load_rules, read_rules_text
@@ -59,6 +61,7 @@ from cpsolver.spring import cpsat
     default=QUESTION_TIMEOUT,
 )
 @memory_option
+@core_option
 @cluster_options(default_workers=usable_cores())
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @common_options
@@ -71,6 +74,7 @@ def batch_command(
     objective: str,
     timeout: float | None,
     memory_mib: float | None,
+    core: str,
     workers: int,
     scheduler: str | None,
     local_cluster: int | None,
@@ -127,7 +131,15 @@ def batch_command(
         if question == "endgame":
             _refuse_spring_options()
         options = BatchOptions(
-            engine, objective, strategy, text, source, timeout, question, memory_bytes(memory_mib)
+            engine,
+            objective,
+            strategy,
+            text,
+            source,
+            timeout,
+            question,
+            memory_bytes(memory_mib),
+            core_name(core),
         )
         runner = make_runner(workers, scheduler, local_cluster)
         try:

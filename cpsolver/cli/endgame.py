@@ -13,6 +13,7 @@ from cpsolver.cli.options import (
     QUESTION_TIMEOUT,
     cluster_options,
     common_options,
+    core_option,
     make_runner,
     memory_bytes,
     memory_option,
@@ -109,6 +110,7 @@ def report(result: EndgameResult, document: PositionDocument | None = None) -> s
 )
 @timeout_option("Give up with 'unknown' (exit 3) after this long.", default=QUESTION_TIMEOUT)
 @memory_option
+@core_option
 @cluster_options(default_workers=1)
 @picture_options
 @common_options
@@ -122,6 +124,7 @@ def endgame_command(
     proof_path: str | None,
     timeout: float | None,
     memory_mib: float | None,
+    core: str,
     workers: int,
     scheduler: str | None,
     local_cluster: int | None,
@@ -144,7 +147,9 @@ def endgame_command(
     3 when the time limit ran out (by default 300 s; --timeout none lifts it).
     With --workers N (or a Dask cluster), each first move of the player to
     move is solved in a worker of its own: the verdict and the winning moves
-    (every one with --all), without a line or a proof.
+    (every one with --all), without a line or a proof. The search runs on
+    the compiled core where one was built at install (--core says which;
+    'cpsolver --version' and the statistics name it).
 
     \b
     Examples:
@@ -169,9 +174,10 @@ def endgame_command(
             timeout,
             all_moves,
             memory,
+            core,
         )
     else:
-        result = solve(document.position, rules, timeout, all_moves, memory)
+        result = solve(document.position, rules, timeout, all_moves, memory, core)
     if proof_path is not None:
         if result.winner is None:
             click.echo("no proof written: the verdict is unknown", err=True)
@@ -209,6 +215,7 @@ def _solve_over_workers(
     timeout: float | None,
     all_moves: bool,
     memory: int | None,
+    core: str,
 ) -> EndgameResult:
     """The position solved one first move a task (:mod:`cpsolver.scale.split`), as a result."""
     from cpsolver.scale.split import solve_split
@@ -216,7 +223,7 @@ def _solve_over_workers(
     runner = make_runner(*cluster)
     try:
         split = solve_split(
-            position, rules, read_rules_text(rules_name), runner, timeout, all_moves, memory
+            position, rules, read_rules_text(rules_name), runner, timeout, all_moves, memory, core
         )
     finally:
         runner.close()

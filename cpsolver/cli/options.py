@@ -12,6 +12,7 @@ import click
 
 from cpsolver.cli.base import BadInput, F
 from cpsolver.cli.inputs import HandFlags
+from cpsolver.endgame.answer import CORES
 from cpsolver.endgame.budget import DEFAULT_MEMORY
 from cpsolver.io.dealgen import SizeRange, parse_sizes
 from cpsolver.io.positiongen import POSITION_KINDS, parse_position_sizes, players_of
@@ -158,6 +159,18 @@ def memory_option(command: F) -> F:
         metavar="MIB|none",
         help="Keep the search's memory near this many MiB: past it the table evicts "
         "(slower, still exact).",
+    )(command)
+
+
+def core_option(command: F) -> F:
+    """``--core auto|compiled|python``: which open-hand search runs (the same answers from each)."""
+    return click.option(
+        "--core",
+        type=click.Choice(CORES),
+        default="auto",
+        show_default=True,
+        help="The open-hand search's core: the compiled one where it was built (auto), "
+        "or the pure-Python reference. Both give the same answers.",
     )(command)
 
 

@@ -16,17 +16,55 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from cpsolver.endgame import solver
+from cpsolver.endgame import compiled, solver
 from cpsolver.endgame.budget import DEFAULT_MEMORY, MemoryBudget, OutOfMemory
 from cpsolver.endgame.solver import OutOfTime, Search, State, state_of
 from cpsolver.endgame.strategy import Strategy
+from cpsolver.endgame.tree import Tree
 from cpsolver.io.memory import peak_memory_mb
+from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.plays import Play
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet
 
 PASS = "pass"
 Move = Play | str  # a play, or PASS
+CORES = ("auto", "compiled", "python")
+
+
+class CoreError(CpsolverError):
+    """The compiled core was asked for where it was not built."""
+
+
+def core_name(core: str = "auto") -> str:
+    """The core a search will run on: ``compiled`` where it was built, else ``python``.
+
+    ``auto`` takes the compiled core if there is one; ``compiled`` insists
+    (:class:`CoreError` without it); ``python`` takes the reference search.
+    """
+    if core not in CORES:
+        raise CoreError(f"unknown core {core!r} (known: {', '.join(CORES)})")
+    if core == "compiled" and not compiled.available():
+        raise CoreError(
+            "the compiled core was not built (no C compiler when cpsolver was installed); "
+            "use --core python, or reinstall with a C compiler"
+        )
+    if core == "auto":
+        return "compiled" if compiled.available() else "python"
+    return core
+
+
+def new_search(
+    players: int,
+    rules: RuleSet | None = None,
+    deadline: float | None = None,
+    memory: MemoryBudget | None = None,
+    core: str = "auto",
+) -> Tree:
+    """A fresh open-hand search on the chosen core (see :func:`core_name`)."""
+    if core_name(core) == "compiled":
+        return compiled.CompiledSearch(players, rules, deadline, memory)
+    return Search(players, rules, deadline, memory)
 
 
 @dataclass
@@ -77,6 +115,7 @@ def solve(
     time_limit: float | None = None,
     all_moves: bool = False,
     memory: int | MemoryBudget | None = DEFAULT_MEMORY,
+    core: str = "auto",
 ) -> EndgameResult:
     """Solve ``position`` exactly: who wins with best play by both sides.
 
@@ -86,12 +125,15 @@ def solve(
     cap; or a :class:`MemoryBudget` of one's own): at the cap the table evicts its oldest entries, which costs time,
     never exactness; ``stats`` counts the evictions. The verdict is None when
     ``time_limit`` runs out, or when eviction cannot keep the search under
-    the cap (``stats["stopped"]`` says which).
+    the cap (``stats["stopped"]`` says which). ``core`` picks the search:
+    the compiled one where it was built (``auto``), or the Python reference
+    (``python``); both give the same verdicts and moves, and ``stats["core"]``
+    says which ran.
     """
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
     budget = memory if isinstance(memory, MemoryBudget) else MemoryBudget(memory)
-    search = Search(position.players, rules, deadline, budget)
+    search = new_search(position.players, rules, deadline, budget, core)
     root = state_of(search, position)
     mover = position.side_of(position.turn)
     try:
@@ -103,20 +145,21 @@ def solve(
         return EndgameResult(position, None, stats=stats, known=_known_first_moves(search, root))
     solved = time.perf_counter()
     strategy = Strategy(search, root)
+    size = strategy.size()  # the walk searches too (where a shortcut skipped), so counted below
     stats = _stats(search, started)
     stats["search_seconds"] = round(solved - started, 6)
-    stats["strategy_nodes"] = len(strategy.nodes)
+    stats["strategy_nodes"] = size
     winner = mover if mover_wins else 1 - mover
     line = [(player, _move(search, move)) for player, move in strategy.line()]
     return EndgameResult(position, winner, moves, line, stats, strategy)
 
 
-def _move(search: Search, move: solver.Move) -> Move:
+def _move(search: Tree, move: solver.Move) -> Move:
     """A search's move as the library gives it: a play, or PASS."""
-    return PASS if move == solver.PASS else search.play_of[move]
+    return PASS if move == solver.PASS else search.play(move)
 
 
-def _winning_moves(search: Search, root: State, all_moves: bool) -> list[Move]:
+def _winning_moves(search: Tree, root: State, all_moves: bool) -> list[Move]:
     """The winning moves at ``root`` (a won state): the one found, or all of them."""
     if not all_moves:
         entry = search.entry(root)
@@ -125,7 +168,7 @@ def _winning_moves(search: Search, root: State, all_moves: bool) -> list[Move]:
     return [_move(search, move) for move in search.winning_moves(root)]
 
 
-def _known_first_moves(search: Search, root: State) -> dict[str, int]:
+def _known_first_moves(search: Tree, root: State) -> dict[str, int]:
     """The first moves whose positions the stopped search had settled, with their winners.
 
     It reads the table only (legal moves, successors, keys): nothing here
@@ -137,22 +180,23 @@ def _known_first_moves(search: Search, root: State) -> dict[str, int]:
         if child is None:  # the move empties the hand: the mover's side has won
             known[str(_move(search, move))] = search.side[root[1]]
             continue
-        entry = search.table.get(search.key(child), False)
-        if entry is not False:
+        mover_wins = search.settled(child)
+        if mover_wins is not None:
             mover = search.side[child[1]]
-            known[str(_move(search, move))] = mover if entry is not None else 1 - mover
+            known[str(_move(search, move))] = mover if mover_wins else 1 - mover
     return known
 
 
-def _stats(search: Search, started: float) -> dict[str, Any]:
+def _stats(search: Tree, started: float) -> dict[str, Any]:
     return {
+        "core": search.core,
         "nodes": search.nodes,
-        "table": len(search.table),
-        "evictions": search.memory.evictions,
-        "evicted": search.memory.evicted,
+        "table": search.table_size,
+        "evictions": search.evictions[0],
+        "evicted": search.evictions[1],
         "peak_memory_mb": peak_memory_mb(),
         "seconds": round(time.perf_counter() - started, 6),
     }
 
 
-__all__ = ["PASS", "EndgameResult", "solve"]
+__all__ = ["CORES", "PASS", "CoreError", "EndgameResult", "core_name", "new_search", "solve"]

@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from cpsolver.endgame.answer import EndgameResult
-from cpsolver.endgame.solver import NO_TABLE, PASS, Search, State, unpack
+from cpsolver.endgame.packed import unpack
 from cpsolver.endgame.strategy import Edge
+from cpsolver.endgame.tree import NO_TABLE, PASS, State, Tree
 from cpsolver.io.positionformat import position_as_dict
 from cpsolver.rules.cards import rank_symbol
 from cpsolver.rules.plays import Play
@@ -41,7 +42,7 @@ def build_strategy_proof(result: EndgameResult, rules: RuleSet) -> dict[str, Any
         search = strategy.search
         entry = _position(search, state)
         if node.plan:
-            entry["spring"] = [_play(search.play_of[p]) for p in node.plan]
+            entry["spring"] = [_play(search.play(p)) for p in node.plan]
         elif node.winning:
             entry["move"] = _edge(search, node.edges[0], ids)
         else:
@@ -64,17 +65,17 @@ def _play(play: Play) -> dict[str, Any]:
     return {"cards": str(play), "kind": play.kind.value, "rank": rank_symbol(play.rank)}
 
 
-def _edge(search: Search, edge: Edge, ids: dict[State, int]) -> dict[str, Any]:
+def _edge(search: Tree, edge: Edge, ids: dict[State, int]) -> dict[str, Any]:
     move, child = edge
-    found: dict[str, Any] = {"cards": "pass"} if move == PASS else _play(search.play_of[move])
+    found: dict[str, Any] = {"cards": "pass"} if move == PASS else _play(search.play(move))
     found["next"] = None if child is None else ids[child]
     return found
 
 
-def _position(search: Search, state: State) -> dict[str, Any]:
+def _position(search: Tree, state: State) -> dict[str, Any]:
     hands, turn, table, by = state
     return {
         "hands": [str(unpack(h)) for h in hands],
         "turn": turn,
-        "table": None if table == NO_TABLE else {**_play(search.play_of[table]), "by": by},
+        "table": None if table == NO_TABLE else {**_play(search.play(table)), "by": by},
     }

@@ -28,7 +28,9 @@ import itertools
 import time
 
 from cpsolver.endgame.budget import MemoryBudget
-from cpsolver.endgame.packed import PASS, Move, PackedRules, pack, unpack
+from cpsolver.endgame.packed import PackedRules, pack, unpack
+from cpsolver.endgame.tree import NO_TABLE, PASS, Entry, Move, OutOfTime, State, Tree
+from cpsolver.rules.plays import Play
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet
 
@@ -37,18 +39,21 @@ from cpsolver.rules.ruleset import RuleSet
 # seconds before 1,024 nodes are reached; a read costs well under 1% of a node.
 _CHECK_EVERY = 64
 
-NO_TABLE = -1
-State = tuple[tuple[int, ...], int, int, int]  # packed hands, turn, table play (or NO_TABLE), by
-Entry = Move | tuple[Move, ...] | None  # the winning move, a plan that runs out, or None: a loss
+__all__ = [
+    "NO_TABLE",
+    "PASS",
+    "Entry",
+    "Move",
+    "OutOfTime",
+    "Search",
+    "State",
+    "pack",
+    "state_of",
+    "unpack",
+]
 
-__all__ = ["NO_TABLE", "PASS", "Entry", "Move", "OutOfTime", "Search", "State", "pack", "unpack"]
 
-
-class OutOfTime(Exception):
-    """The deadline passed before the search finished."""
-
-
-class Search(PackedRules):
+class Search(PackedRules, Tree):
     """The search over one game: its tables outlive one question.
 
     ``wins(*state)`` answers for the side to move; ``table[state]`` then
@@ -135,7 +140,7 @@ class Search(PackedRules):
         found = self._class(hands[turn], table)
         following = (turn + 1) % self.players
         if following != by:  # in the three-player game, the next player answers it too
-            found = found * 65536 + self._class(hands[following], table)
+            found = (found << 32) | self._class(hands[following], table)
         return (hands, turn, -2 - found, by)
 
     def _class(self, hand: int, table: Move) -> int:
@@ -152,39 +157,32 @@ class Search(PackedRules):
             by_table[table] = found
         return found
 
-    def entry(self, state: State) -> Entry:
-        """What the table holds for a state that has been searched."""
-        return self.table[self.key(state)]
+    def cards(self, move: Move) -> int:
+        """The packed cards of a play by its number."""
+        return self.packed_of[move]
 
-    def legal(self, state: State) -> list[Move]:
-        """Every legal move of the player to move: any play on lead, else an answer or a pass."""
-        hands, turn, table, _ = state
-        if table == NO_TABLE:
-            return list(self.plays(hands[turn]))
-        return [*self.answers(hands[turn], table), PASS]
+    def play(self, move: Move) -> Play:
+        """The rules core's play of a number."""
+        return self.play_of[move]
 
-    def winning_moves(self, state: State) -> list[Move]:
-        """Every move after which the side to move at ``state`` wins (searched as needed)."""
-        side = self.side[state[1]]
-        found = []
-        for move in self.legal(state):
-            child = self.successor(state, move)
-            if child is None or self.wins(*child) == (self.side[child[1]] == side):
-                found.append(move)
-        return found
+    def lookup(self, state: State) -> Entry | bool:
+        """What the table holds for a state: its entry, or False where nothing is kept."""
+        return self.table.get(self.key(state), False)
 
-    def successor(self, state: State, move: Move) -> State | None:
-        """The state a move leads to; None when the mover has no cards left."""
-        hands, turn, table, by = state
-        following = (turn + 1) % self.players
-        if move == PASS:
-            if following == by:  # everyone else passed: the last player to play leads
-                return (hands, following, NO_TABLE, -1)
-            return (hands, following, table, by)
-        left = hands[turn] - self.packed_of[move]
-        if not left:
-            return None
-        return (hands[:turn] + (left,) + hands[turn + 1 :], following, move, turn)
+    @property
+    def table_size(self) -> int:
+        """How many positions the table holds."""
+        return len(self.table)
+
+    @property
+    def evictions(self) -> tuple[int, int]:
+        """(evictions, entries evicted) so far, at the memory cap."""
+        return self.memory.evictions, self.memory.evicted
+
+    @property
+    def core(self) -> str:
+        """Which core searches: this one is the pure-Python reference."""
+        return "python"
 
     def _tick(self) -> None:
         """Count a node; now and then, give up if past the deadline."""
@@ -215,7 +213,7 @@ class Search(PackedRules):
         self.memory.record(dropped)
 
 
-def state_of(search: Search, position: Position) -> State:
+def state_of(search: Tree, position: Position) -> State:
     """The packed state of a position: hands, turn, table play index, who made it (-1: none)."""
     table = NO_TABLE if position.table is None else search.index(position.table)
     by = -1 if position.by is None else position.by

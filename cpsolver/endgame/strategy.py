@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cpsolver.endgame.solver import PASS, Move, Search, State
+from cpsolver.endgame.tree import PASS, Move, State, Tree
 
 Edge = tuple[Move, "State | None"]  # a move and the state it leads to (None: the mover is out)
 
@@ -26,23 +26,48 @@ class Node:
 
 
 class Strategy:
-    """The strategy of the side that wins ``root``, built node by node from a search's table."""
+    """The strategy of the side that wins ``root``, read node by node from a search's table.
 
-    def __init__(self, search: Search, root: State) -> None:
+    Its nodes are built on first use (a proof needs them); its size and
+    principal line come from the search itself where it can walk them
+    faster (the compiled core), and from the nodes otherwise.
+    """
+
+    def __init__(self, search: Tree, root: State) -> None:
         self.search = search
         self.root = root
-        self.nodes: dict[State, Node] = {}
+        self._nodes: dict[State, Node] | None = None
         self._depth: dict[State, int] = {}
+        self._walked: tuple[int, list[tuple[int, Move]]] | None = None
         search.deadline = None  # reading out never gives up half-way
         search.memory.may_stop = False
-        stack = [root]
-        while stack:
-            state = stack.pop()
-            if state in self.nodes:
-                continue
-            node = self._node(state)
-            self.nodes[state] = node
-            stack.extend(child for _, child in node.edges if child is not None)
+
+    @property
+    def nodes(self) -> dict[State, Node]:
+        """Every position of the strategy, by state."""
+        if self._nodes is None:
+            nodes: dict[State, Node] = {}
+            stack = [self.root]
+            while stack:
+                state = stack.pop()
+                if state in nodes:
+                    continue
+                node = self._node(state)
+                nodes[state] = node
+                stack.extend(child for _, child in node.edges if child is not None)
+            self._nodes = nodes
+        return self._nodes
+
+    def size(self) -> int:
+        """How many positions the strategy has."""
+        walked = self._walk()
+        return len(self.nodes) if walked is None else walked[0]
+
+    def _walk(self) -> tuple[int, list[tuple[int, Move]]] | None:
+        """The search's own walk of the strategy (size, line), where it has one."""
+        if self._walked is None:
+            self._walked = self.search.strategy_line(self.root)
+        return self._walked
 
     def _node(self, state: State) -> Node:
         search = self.search
@@ -71,6 +96,9 @@ class Strategy:
 
     def line(self) -> list[tuple[int, Move]]:
         """A principal line to the end: the strategy's moves, and the longest resistance."""
+        walked = self._walk()
+        if walked is not None:
+            return list(walked[1])
         played: list[tuple[int, Move]] = []
         state: State | None = self.root
         while state is not None:

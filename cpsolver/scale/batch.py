@@ -57,6 +57,7 @@ class BatchOptions:
     timeout: float | None = None
     question: str = "spring"  # or "endgame": who wins each position (a deal: the landlord leads)
     memory: int | None = DEFAULT_MEMORY  # bytes, the endgame search's cap in each worker
+    core: str = "auto"  # the endgame search's core (cpsolver.endgame.answer.core_name)
 
 
 @cache
@@ -93,7 +94,13 @@ def solve_line(number: int, line: str | CpsolverError, options: BatchOptions) ->
     rules = _rules(options.rules_toml, options.rules_source)
     if options.question == "endgame":
         return solve_position_line(
-            number, line, rules, options.timeout, line_id(line, number), options.memory
+            number,
+            line,
+            rules,
+            options.timeout,
+            line_id(line, number),
+            options.memory,
+            options.core,
         )
     try:
         entry = parse_corpus_line(line, number)

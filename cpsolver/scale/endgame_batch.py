@@ -28,6 +28,7 @@ def solve_position_line(
     timeout: float | None,
     record_id: Any,
     memory: int | None = DEFAULT_MEMORY,
+    core: str = "auto",
 ) -> dict[str, Any]:
     """The result record of one position line; a line that is no position gives an error record."""
     try:
@@ -35,7 +36,7 @@ def solve_position_line(
     except PositionCorpusError as error:
         return {"id": record_id, "line": number, "error": str(error)}
     started = time.perf_counter()
-    result = solve(entry.position, rules, timeout, memory=memory)
+    result = solve(entry.position, rules, timeout, memory=memory, core=core)
     record: dict[str, Any] = {
         "id": record_id,
         "line": number,

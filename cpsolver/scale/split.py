@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cpsolver.endgame import solve
+from cpsolver.endgame.answer import core_name
 from cpsolver.io.positionformat import position_as_dict, position_from_dict
 from cpsolver.io.rulefiles import rules_from_toml
 from cpsolver.rules.movegen import generator
@@ -37,6 +38,7 @@ class _Child:
     rules_source: str
     deadline: float | None  # time.time(): one clock for every process
     memory: int | None
+    core: str
 
 
 def _solve_child(child: _Child) -> tuple[str, int | None, int]:
@@ -48,7 +50,7 @@ def _solve_child(child: _Child) -> tuple[str, int | None, int]:
     left = None if child.deadline is None else child.deadline - time.time()
     if left is not None and left <= 0:
         return child.move, None, 0
-    result = solve(position, rules, left, memory=child.memory)
+    result = solve(position, rules, left, memory=child.memory, core=child.core)
     return child.move, result.winner, int(result.stats["nodes"])
 
 
@@ -76,9 +78,16 @@ def solve_split(
     time_limit: float | None = None,
     all_moves: bool = False,
     memory: int | None = None,
+    core: str = "auto",
 ) -> SplitResult:
-    """Solve ``position`` one root move a task on ``runner``; ``rules_text`` is (TOML, source)."""
+    """Solve ``position`` one root move a task on ``runner``; ``rules_text`` is (TOML, source).
+
+    ``core`` is the open-hand core each worker searches on (see
+    :func:`cpsolver.endgame.answer.core_name`), chosen here so that a
+    missing compiled core is said once, before any worker starts.
+    """
     started = time.perf_counter()
+    core = core_name(core)
     deadline = None if time_limit is None else time.time() + time_limit
     mover = position.side_of(position.turn)
     children = []
@@ -91,6 +100,7 @@ def solve_split(
                 *rules_text,
                 deadline,
                 memory,
+                core,
             )
         )
     winning: list[str] = []
@@ -113,6 +123,7 @@ def solve_split(
     else:
         verdict = None  # no winning move found, and some moves undecided
     stats = {
+        "core": core,
         "nodes": nodes,
         "root_moves": len(children),
         "root_moves_decided": decided,

@@ -1,0 +1,237 @@
+"""The open-hand search on the compiled core (``cpsolver.endgame._core``), where it was built.
+
+The C search is :class:`cpsolver.endgame.solver.Search` step for step: the
+same move generation order, move ordering, shortcuts and table keys, so it
+searches the same nodes and reaches the same verdicts, only faster. The
+Python search stays the reference it is tested against, and the fallback
+where no C compiler built the core (``pip install`` goes on without it).
+
+The rules reach the C code as data, the same tables the Python move
+generator reads: each pattern's shape and the kicker limits of each core
+(:func:`cpsolver.rules.patterns.kicker_limits`). The time limit and the
+memory cap stay here: the C search calls :meth:`CompiledSearch._check_clock`
+every 64 nodes, as the Python search does.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import cache
+from types import ModuleType
+
+from cpsolver.endgame.budget import MemoryBudget
+from cpsolver.endgame.tree import Entry, Move, OutOfTime, State, Tree
+from cpsolver.rules.cards import RANK_COUNT
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.patterns import KIND_ORDER, Kind, kicker_limits, patterns
+from cpsolver.rules.plays import Play, lazy_play, rocket
+from cpsolver.rules.ruleset import RuleSet
+
+_core: ModuleType | None
+try:
+    from cpsolver.endgame import _core  # type: ignore[attr-defined, no-redef]
+except ImportError:  # built without a C compiler: the Python search does the work
+    _core = None
+
+PatternTable = tuple[int, int, int, int, int, int, bytes]
+# Bytes of one slot of the C table (four words of key, one of value); the table
+# doubles past three quarters full.
+_SLOT_BYTES = 40
+
+
+def available() -> bool:
+    """Whether the compiled core was built and loads."""
+    return _core is not None
+
+
+@cache
+def pattern_tables(rules: RuleSet) -> tuple[PatternTable, ...]:
+    """The rule set's patterns as the C code reads them.
+
+    Each is (kind number, width, shortest chain, longest chain, kicker size,
+    kickers a core rank, kicker limits): the limits are a byte for each core
+    (low, top) and rank, 15 * 15 * 15, read from the same
+    :func:`~cpsolver.rules.patterns.kicker_limits` as the Python generator's.
+    """
+    tables = []
+    for pattern in patterns(rules):
+        limits = bytearray()
+        if pattern.kicker_size:
+            limits = bytearray(RANK_COUNT**3)
+            for low in range(RANK_COUNT):
+                for top in range(low, RANK_COUNT):
+                    at = (low * RANK_COUNT + top) * RANK_COUNT
+                    limits[at : at + RANK_COUNT] = bytes(kicker_limits(rules, pattern, low, top))
+        tables.append(
+            (
+                KIND_ORDER[pattern.kind],
+                pattern.width,
+                pattern.min_chain,
+                pattern.max_chain,
+                pattern.kicker_size,
+                pattern.kickers_per_link,
+                bytes(limits),
+            )
+        )
+    return tuple(tables)
+
+
+def table_bound(cap: int) -> int:
+    """The most entries the C table holds under a memory cap of ``cap`` bytes.
+
+    Half the cap goes to the table, the rest to the caches of hands beside
+    it and to the moment a table doubles (old and new both held).
+    """
+    slots = 1024
+    while slots * 2 * _SLOT_BYTES <= cap // 2:
+        slots *= 2
+    return slots * 3 // 4 - 1
+
+
+class CompiledSearch(Tree):
+    """:class:`cpsolver.endgame.solver.Search`'s questions, answered by the compiled core."""
+
+    def __init__(
+        self,
+        players: int,
+        rules: RuleSet | None = None,
+        deadline: float | None = None,
+        memory: MemoryBudget | None = None,
+    ) -> None:
+        if _core is None:
+            raise RuntimeError("the compiled core was not built (no C compiler at install)")
+        self.rules = generator(rules).rules
+        self.players = players
+        self.memory = MemoryBudget(None) if memory is None else memory
+        self.side = [0] + [1] * (players - 1)
+        self._clock_reads = 0
+        self._patterns = patterns(self.rules)
+        self._pattern_of = {(p.kind, p.link_size): i for i, p in enumerate(self._patterns)}
+        self._core = _core.Core(
+            players,
+            pattern_tables(self.rules),
+            self.rules.highest_chain_rank,
+            self.rules.both_jokers_as_kickers,
+            self._check_clock,
+        )
+        self._built: dict[Move, Play] = {}
+        if self.memory.cap is not None:
+            self._core.bound(table_bound(self.memory.cap))
+        self.deadline = deadline
+
+    @property
+    def deadline(self) -> float | None:
+        """When the search gives up (``time.perf_counter()``), or None."""
+        return self._deadline
+
+    @deadline.setter
+    def deadline(self, deadline: float | None) -> None:
+        # The C code reads its own clock during long work on one hand: tell it too.
+        self._deadline = deadline
+        self._core.clock(None if deadline is None else deadline - time.perf_counter())
+
+    @property
+    def core(self) -> str:
+        """Which core searches."""
+        return "compiled"
+
+    @property
+    def nodes(self) -> int:
+        """Positions searched so far."""
+        return int(self._core.nodes)
+
+    @nodes.setter
+    def nodes(self, value: int) -> None:
+        raise AttributeError("the compiled core counts its own nodes")
+
+    @property
+    def table_size(self) -> int:
+        """How many positions the table holds."""
+        return int(self._core.size)
+
+    @property
+    def evictions(self) -> tuple[int, int]:
+        """(evictions, entries evicted) so far: the table's own, and the memory cap's."""
+        evictions, evicted = self._core.evictions
+        return int(evictions), int(evicted)
+
+    def wins(self, hands: tuple[int, ...], turn: int, table: Move, by: int) -> bool:
+        """Whether the side of ``turn`` wins from this state with best play by both sides."""
+        try:
+            return bool(self._core.wins(hands, turn, table, by))
+        except TimeoutError:  # the C clock ran out during long work on one hand
+            raise OutOfTime from None
+
+    def strategy_line(self, root: State) -> tuple[int, list[tuple[int, Move]]]:
+        """The winning strategy's size in nodes and its principal line, walked in C."""
+        try:
+            size, line = self._core.strategy_line(*root)
+        except TimeoutError:
+            raise OutOfTime from None
+        return int(size), list(line)
+
+    def lookup(self, state: State) -> Entry | bool:
+        """What the table holds for a state: its entry, or False where nothing is kept."""
+        found: Entry | bool = self._core.lookup(*state)
+        return found
+
+    def plays(self, hand: int) -> list[Move]:
+        """Every play in a packed hand."""
+        return list(self._core.plays(hand))
+
+    def answers(self, hand: int, play: Move) -> list[Move]:
+        """Every play in a packed hand that beats play ``play``."""
+        return list(self._core.answers(hand, play))
+
+    def cards(self, move: Move) -> int:
+        """The packed cards of a play by its number."""
+        return int(self._core.cards(move))
+
+    def play(self, move: Move) -> Play:
+        """The rules core's play of a number, built once."""
+        found = self._built.get(move)
+        if found is None:
+            found = self._built[move] = self._build(move)
+        return found
+
+    def index(self, play: Play) -> Move:
+        """The number of a play in the C table, given on first sight."""
+        if play.kind is Kind.ROCKET:
+            pattern = -1
+        else:
+            pattern = self._pattern_of[(play.kind, play.size // play.chain)]
+        cards = sum(count << (4 * r) for r, count in enumerate(play.cards.counts))
+        return int(self._core.intern(pattern, play.rank, play.chain, cards))
+
+    def _build(self, move: Move) -> Play:
+        """The rules core's play of a number in the C table."""
+        pattern_number, top, chain, cards = self._core.play(move)
+        if pattern_number < 0:
+            return rocket()
+        pattern = self._patterns[pattern_number]
+        low = top - chain + 1
+        kickers: list[int] = []
+        if pattern.kicker_size:
+            for rank in range(RANK_COUNT):
+                count = (cards >> (4 * rank)) & 0xF
+                if low <= rank <= top:
+                    count -= pattern.width
+                kickers += [rank] * (count // pattern.kicker_size)
+        play = lazy_play(
+            pattern.kind, top, chain, tuple(kickers), (pattern.width, pattern.kicker_size)
+        )
+        assert sum(count << (4 * r) for r, count in enumerate(play.cards.counts)) == cards
+        return play
+
+    def _check_clock(self) -> float | None:
+        """Called by the C search every 64 nodes: the deadline and the memory cap.
+
+        Returns the seconds left, which the C code reads its own clock
+        against during long work on one hand.
+        """
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        self._clock_reads += 1
+        if self._clock_reads % self.memory.every == 0 and self.memory.must_shrink(self.table_size):
+            self._core.evict(self.memory.keep())
+        return None if self.deadline is None else self.deadline - time.perf_counter()

@@ -1,0 +1,130 @@
+"""The game tree of an open-hand position, as every search over it walks it.
+
+States are ``(packed hands, turn, table play or NO_TABLE, by)``; moves are a
+play's number or PASS. A search (the Python one in :mod:`cpsolver.endgame.solver`,
+the compiled one in :mod:`cpsolver.endgame.compiled`) answers ``wins`` and
+keeps what it found; this base asks it the questions every reader of a
+finished search asks: the legal moves, where a move leads, which moves win,
+and what the search settled.
+"""
+
+from __future__ import annotations
+
+from cpsolver.endgame.budget import MemoryBudget
+from cpsolver.rules.plays import Play
+
+NO_TABLE = -1
+PASS = -1
+Move = int  # a play's number, or PASS
+State = tuple[tuple[int, ...], int, int, int]  # packed hands, turn, table play (or NO_TABLE), by
+Entry = Move | tuple[Move, ...] | None  # the winning move, a plan that runs out, or None: a loss
+
+
+class OutOfTime(Exception):
+    """The deadline passed before the search finished."""
+
+
+class Tree:
+    """What every open-hand search answers, over its own ``wins`` and table.
+
+    A search provides ``players``, ``side`` (0 for hand 0's side, 1 for the
+    other, by player), ``cards`` and ``play`` of a play's number, ``plays``,
+    ``answers``, ``wins`` and ``lookup``.
+    """
+
+    players: int
+    side: list[int]
+    nodes: int
+    deadline: float | None
+    memory: MemoryBudget
+
+    def plays(self, hand: int) -> list[Move]:
+        """Every play in a packed hand."""
+        raise NotImplementedError
+
+    def answers(self, hand: int, play: Move) -> list[Move]:
+        """Every play in a packed hand that beats play ``play``."""
+        raise NotImplementedError
+
+    def cards(self, move: Move) -> int:
+        """The packed cards of a play by its number."""
+        raise NotImplementedError
+
+    def play(self, move: Move) -> Play:
+        """The rules core's play of a number."""
+        raise NotImplementedError
+
+    def index(self, play: Play) -> Move:
+        """The number of a play in this search, given on first sight."""
+        raise NotImplementedError
+
+    def wins(self, hands: tuple[int, ...], turn: int, table: Move, by: int) -> bool:
+        """Whether the side of ``turn`` wins from this state with best play by both sides."""
+        raise NotImplementedError
+
+    def lookup(self, state: State) -> Entry | bool:
+        """What the table holds for a state: its entry, or False where nothing is kept."""
+        raise NotImplementedError
+
+    @property
+    def core(self) -> str:
+        """Which core searches: ``python`` or ``compiled``."""
+        raise NotImplementedError
+
+    @property
+    def table_size(self) -> int:
+        """How many positions the table holds."""
+        raise NotImplementedError
+
+    @property
+    def evictions(self) -> tuple[int, int]:
+        """(evictions, entries evicted) so far."""
+        raise NotImplementedError
+
+    def strategy_line(self, root: State) -> tuple[int, list[tuple[int, Move]]] | None:
+        """The won root's strategy size and principal line, if this search walks them itself."""
+        return None
+
+    def entry(self, state: State) -> Entry:
+        """What the table holds for a state that has been searched."""
+        found = self.lookup(state)
+        if found is False:
+            raise KeyError(state)
+        return found
+
+    def settled(self, state: State) -> bool | None:
+        """Whether the side to move wins at ``state``, if the table holds it (None: not known)."""
+        found = self.lookup(state)
+        if found is False:
+            return None
+        return found is not None
+
+    def legal(self, state: State) -> list[Move]:
+        """Every legal move of the player to move: any play on lead, else an answer or a pass."""
+        hands, turn, table, _ = state
+        if table == NO_TABLE:
+            return list(self.plays(hands[turn]))
+        return [*self.answers(hands[turn], table), PASS]
+
+    def winning_moves(self, state: State) -> list[Move]:
+        """Every move after which the side to move at ``state`` wins (searched as needed)."""
+        side = self.side[state[1]]
+        found = []
+        for move in self.legal(state):
+            child = self.successor(state, move)
+            if child is None or self.wins(*child) == (self.side[child[1]] == side):
+                found.append(move)
+        return found
+
+    def successor(self, state: State, move: Move) -> State | None:
+        """The state a move leads to; None when the mover has no cards left."""
+        hands, turn, table, by = state
+        following = (turn + 1) % self.players
+        if move == PASS:
+            if following == by:  # everyone else passed: the last player to play leads
+                return (hands, following, NO_TABLE, -1)
+            return (hands, following, table, by)
+        left = hands[turn] - self.cards(move)
+        if not left:
+            return None
+        return (hands[:turn] + (left,) + hands[turn + 1 :], following, move, turn)

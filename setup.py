@@ -1,0 +1,19 @@
+"""The compiled core of the open-hand search, built where a C compiler is found.
+
+Everything else about the package is in pyproject.toml. The extension is
+optional: without a compiler (or with ``CPSOLVER_PURE=1``) the build goes on
+without it, and the pure-Python search, its reference, does the work.
+"""
+
+import os
+
+from setuptools import Extension, setup
+
+core = Extension(
+    "cpsolver.endgame._core",
+    sources=["cpsolver/endgame/_core.c"],
+    extra_compile_args=["-O2", "-std=c99"] if os.name != "nt" else [],
+    optional=True,
+)
+
+setup(ext_modules=[] if os.environ.get("CPSOLVER_PURE") else [core])

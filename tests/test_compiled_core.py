@@ -1,0 +1,297 @@
+"""The compiled core against its reference, the Python search: the same search, step for step.
+
+The C search mirrors the Python one (generation order, move ordering,
+shortcuts, table keys), so on every position both must give the same
+verdict, the same winning moves, the same node count, the same strategy
+size and principal line, and proofs that verify. Positions are generated
+under every bundled rule set and a user's own TOML. Where the compiled core
+was not built these tests skip; ``test_a_build_without_a_compiler_…`` builds
+the package so and checks the Python search takes over.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cpsolver.cli import cli
+from cpsolver.endgame import compiled
+from cpsolver.endgame.answer import CoreError, EndgameResult, core_name, solve
+from cpsolver.endgame.budget import MemoryBudget
+from cpsolver.endgame.compiled import CompiledSearch
+from cpsolver.endgame.proof import build_strategy_proof
+from cpsolver.endgame.solver import Search, state_of
+from cpsolver.io.positiongen import random_position
+from cpsolver.io.rulefiles import parse_rules_toml
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.position import Position
+from cpsolver.rules.ruleset import RuleSet, bundled
+from cpsolver.verify.strategy import check_strategy
+
+ROOT = Path(__file__).resolve().parents[1]
+needs_core = pytest.mark.skipif(not compiled.available(), reason="the compiled core was not built")
+
+# A user's rule set unlike every bundled one: short chains, repeated kickers, no quadplex pairs.
+USER_RULES = """
+name = "loose"
+description = "a user's own: short chains, kickers may repeat, both jokers as kickers"
+[sequences]
+single_min_length = 3
+pair_min_length = 2
+triplet_min_length = 2
+highest_rank = "K"
+[kickers]
+most_singles_of_a_rank = 3
+most_singles_extending_the_chain = 2
+pairs_distinct = false
+both_jokers = true
+[quadplex]
+shapes = ["singles"]
+"""
+
+
+def _rule_sets() -> list[RuleSet]:
+    found = [bundled(name) for name in ("standard", "rlcard", "douzero")]
+    return [r for r in found if r is not None] + [parse_rules_toml(USER_RULES, "loose.toml")]
+
+
+RULE_SETS = _rule_sets()
+
+
+def _positions(rules: RuleSet, count: int, seed: str) -> list[Position]:
+    """Two- and three-player positions of up to a few thousand nodes, half of them mid-trick."""
+    rng = random.Random(f"{seed}-{rules.name}")
+    two, three = ((3, 10), (3, 10)), ((2, 8), (2, 7), (2, 7))
+    return [random_position(rng, three if k % 2 else two, 0.5, rules) for k in range(count)]
+
+
+def _both(position: Position, rules: RuleSet, **options: object) -> tuple[EndgameResult, ...]:
+    return tuple(
+        solve(position, rules, all_moves=True, core=core, **options)  # type: ignore[arg-type]
+        for core in ("python", "compiled")
+    )
+
+
+def _summary(result: EndgameResult) -> tuple[object, ...]:
+    stats = result.stats
+    return (
+        result.winner,
+        [str(m) for m in result.moves],
+        [(p, str(m)) for p, m in result.line],
+        stats["nodes"],
+        stats["strategy_nodes"],
+    )
+
+
+@needs_core
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
+def test_both_cores_search_the_same_nodes_to_the_same_answers(rules: RuleSet) -> None:
+    for position in _positions(rules, 40, "same"):
+        python, built = _both(position, rules, memory=None)
+        assert built.stats["core"] == "compiled" and python.stats["core"] == "python"
+        assert _summary(built) == _summary(python), position
+
+
+@needs_core
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
+def test_the_compiled_cores_proofs_verify_and_equal_the_references(rules: RuleSet) -> None:
+    for position in _positions(rules, 12, "proofs"):
+        python, built = _both(position, rules, memory=None)
+        proof = build_strategy_proof(built, rules)
+        assert check_strategy(proof, position, rules) is None, position
+        reference = build_strategy_proof(python, rules)
+        assert json.dumps(proof["nodes"]) == json.dumps(reference["nodes"])
+
+
+@needs_core
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
+def test_plays_and_answers_are_the_move_generators_in_its_order(rules: RuleSet) -> None:
+    """The C generator against the rules core's, over random hands and tables, order included."""
+    moves = generator(rules)
+    search = CompiledSearch(3, rules)
+    rng = random.Random(f"generate-{rules.name}")
+    for position in _positions(rules, 60, "generate"):
+        for hand in position.hands:
+            packed = sum(c << (4 * r) for r, c in enumerate(hand.counts))
+            assert [search.play(m) for m in search.plays(packed)] == moves.plays(hand)
+            for table in rng.sample(moves.plays(hand), min(5, len(moves.plays(hand)))):
+                for other in position.hands:
+                    other_packed = sum(c << (4 * r) for r, c in enumerate(other.counts))
+                    found = [
+                        search.play(m) for m in search.answers(other_packed, search.index(table))
+                    ]
+                    assert found == moves.answers(other, table)
+
+
+@needs_core
+def test_under_a_tiny_table_bound_the_answers_stay_exact() -> None:
+    """The C table evicting itself thousands of times: same verdicts and moves, proofs that verify."""
+    rules = RULE_SETS[0]
+    for position in _positions(rules, 16, "bound"):
+        reference = Search(position.players, rules)
+        root = state_of(reference, position)
+        search = CompiledSearch(position.players, rules)
+        search._core.bound(40)
+        built_root = state_of(search, position)
+        assert search.wins(*built_root) == reference.wins(*root)
+        assert sorted(
+            map(str, map(search.play, filter((-1).__ne__, search.winning_moves(built_root))))
+        ) == sorted(
+            map(str, map(reference.play, filter((-1).__ne__, reference.winning_moves(root))))
+        )
+    assert search.evictions[0] > 0
+
+
+@needs_core
+def test_under_the_memory_caps_evictions_the_answers_stay_exact() -> None:
+    """The Python budget's evictions (a fake gauge, over the cap two reads in three) reach the C table."""
+    rules = RULE_SETS[0]
+    for position in _positions(rules, 12, "evict"):
+        reads = itertools.count()
+        budget = MemoryBudget(
+            1, resident=lambda reads=reads: 10**12 if next(reads) % 3 else 0, every=1, fewest=50
+        )
+        built = solve(position, rules, all_moves=True, memory=budget, core="compiled")
+        python = solve(position, rules, all_moves=True, memory=None, core="python")
+        assert (built.winner, sorted(map(str, built.moves))) == (
+            python.winner,
+            sorted(map(str, python.moves)),
+        )
+        assert check_strategy(build_strategy_proof(built, rules), position, rules) is None
+
+
+@needs_core
+def test_memory_that_eviction_cannot_keep_gives_unknown_for_memory_on_the_compiled_core() -> None:
+    """The gauge growing at every read, whatever is evicted: 'unknown', stopped for memory."""
+    reads = itertools.count(8)
+    cap = 100 * 1024 * 1024
+    # Reads come every 64 nodes, each adding up to 64 entries: a floor of 200 is reachable.
+    growing = MemoryBudget(cap, resident=lambda: next(reads) * cap // 8, every=1, fewest=200)
+    position = Position.parse(["345566789TJJQKA2", "3447899TTJQQKAA2"])
+    result = solve(position, memory=growing, core="compiled")
+    assert result.winner is None and result.stats["stopped"] == "memory"
+
+
+@needs_core
+def test_an_eviction_keeping_more_than_the_table_holds_allocates_for_what_it_holds() -> None:
+    """A budget of 10^9 entries over a small table: no table of 10^9 slots is made (MemoryError)."""
+    position = _positions(RULE_SETS[0], 2, "keep")[1]
+    huge = MemoryBudget(1, resident=lambda: 10**12, every=1, fewest=10**9)
+    result = solve(position, memory=huge, core="compiled")
+    assert result.winner == solve(position, memory=None, core="python").winner
+
+
+@needs_core
+def test_a_stopped_compiled_search_says_which_first_moves_it_had_settled_and_they_are_right() -> (
+    None
+):
+    position = Position.parse(["345566789TJJQKA2", "3447899TTJQQKAA2"])
+    stopped = solve(position, time_limit=0.3, core="compiled")
+    assert stopped.winner is None
+    for move, winner in stopped.known.items():
+        play = next((p for p in generator().plays(position.hands[0]) if str(p) == move), None)
+        after = position.after(play)
+        truth = 0 if after is None else solve(after, time_limit=20).winner
+        assert truth in (None, winner), move
+
+
+@needs_core
+def test_a_deadline_stops_the_compiled_search_with_what_it_had_settled() -> None:
+    position = Position.parse(["345566789TJJQKA2", "3447899TTJQQKAA2"])
+    result = solve(position, time_limit=0.05, core="compiled")
+    assert result.winner is None and result.stats["stopped"] == "time"
+    assert result.stats["core"] == "compiled"
+
+
+def test_the_core_is_chosen_by_name() -> None:
+    assert core_name("python") == "python"
+    assert core_name() == ("compiled" if compiled.available() else "python")
+    with pytest.raises(CoreError, match="unknown core"):
+        core_name("fortran")
+
+
+def test_the_cli_says_which_core_ran_and_refuses_an_unknown_one() -> None:
+    runner = CliRunner()
+    for core in ("python", *(["compiled"] if compiled.available() else [])):
+        result = runner.invoke(
+            cli, ["endgame", "--hand", "KK3", "--hand", "QQ4", "--core", core, "--json"]
+        )
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["stats"]["core"] == core
+    result = runner.invoke(cli, ["endgame", "--hand", "KK3", "--hand", "QQ4", "--core", "fast"])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    version = runner.invoke(cli, ["--version"]).stdout
+    assert f"the {core_name()} core" in version
+
+
+@pytest.mark.skipif(compiled.available(), reason="only where the core is missing")
+def test_asking_for_a_missing_compiled_core_is_one_line_and_exit_2() -> None:
+    result = CliRunner().invoke(
+        cli, ["endgame", "--hand", "KK3", "--hand", "QQ4", "--core", "compiled"]
+    )
+    assert result.exit_code == 2 and "was not built" in result.output
+
+
+@pytest.mark.skipif(
+    shutil.which("gcc") is None and shutil.which("cc") is None, reason="no compiler"
+)
+def test_a_build_without_a_compiler_installs_and_runs_on_the_python_core(tmp_path: Path) -> None:
+    """``pip install .`` where no C compiler works: the wheel has no core, and cpsolver still answers."""
+    source = tmp_path / "source"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(
+            ".venv", ".git", "__pycache__", "build", "dist", "*.egg-info", "*.so"
+        ),
+    )
+    environment = {**os.environ, "CC": "false", "LDSHARED": "false"}
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "-w",
+            str(tmp_path / "dist"),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+        env=environment,
+        timeout=300,
+    )
+    (wheel,) = (tmp_path / "dist").glob("*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        assert not [n for n in archive.namelist() if n.endswith((".so", ".pyd"))]
+        archive.extractall(tmp_path / "installed")
+    run = {**os.environ, "PYTHONPATH": str(tmp_path / "installed")}
+    version = subprocess.run(
+        [sys.executable, "-m", "cpsolver", "--version"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=run,
+        cwd=tmp_path,
+    )
+    assert "the python core" in version.stdout
+    answer = subprocess.run(
+        [sys.executable, "-m", "cpsolver", "endgame", "--hand", "KK3", "--hand", "QQ4", "--json"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=run,
+        cwd=tmp_path,
+    )
+    assert answer.returncode == 0 and json.loads(answer.stdout)["stats"]["core"] == "python"
