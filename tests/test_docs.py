@@ -76,8 +76,10 @@ def test_every_reference_to_the_rules_points_into_docs() -> None:
                     "shared/seeds" in text or "shared/RULES" in text
                 ):
                     stale.append(str(path.relative_to(ROOT)))
+                beside = (ROOT / "docs") in path.resolve().parents  # a page of the manual
                 if re.search(r"(?<![\w/])RULES\.md", text) and path.name != "test_docs.py":
-                    stale.append(str(path.relative_to(ROOT)))
+                    if not beside:
+                        stale.append(str(path.relative_to(ROOT)))
     assert stale == []
 
 

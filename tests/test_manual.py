@@ -73,9 +73,9 @@ def test_the_manual_fetches_nothing_from_the_network(site: Path) -> None:
 
 def test_links_out_of_the_site_point_at_the_repository_or_at_nothing() -> None:
     docs = ROOT / "docs"
-    text = "[`x`](../examples/level50.txt), [r](RULES.md), ![p](pictures/deal.svg), [s](#a)"
+    text = "[`x`](../examples/level50.txt), [r](spring.md), ![p](pictures/deal.svg), [s](#a)"
     assert mkdocs_hooks.rewrite_links(text, docs, docs, None) == (
-        "`x`, [r](RULES.md), ![p](pictures/deal.svg), [s](#a)"
+        "`x`, [r](spring.md), ![p](pictures/deal.svg), [s](#a)"
     )
     assert mkdocs_hooks.rewrite_links("[t](rule-texts/)", docs, docs, "https://h/o/r/") == (
         "[t](https://h/o/r/tree/main/docs/rule-texts)"
