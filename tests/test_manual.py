@@ -8,6 +8,7 @@ The pages' examples are run by ``tests/test_readme.py``.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -35,7 +36,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         capture_output=True,
         text=True,
         timeout=600,
-        env={"NO_MKDOCS_2_WARNING": "1", "PATH": str(Path(sys.executable).parent)},
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
     )
     warnings = [line for line in done.stderr.splitlines() if line.startswith("WARNING")]
     assert done.returncode == 0 and not warnings, done.stderr
