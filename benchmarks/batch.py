@@ -9,7 +9,7 @@ and scaling efficiency against one worker). Then streams a corpus of
 ``--memory-lines`` tiny endgames through one worker with the search engine and
 reports the client's peak memory next to that of a run on a hundredth of it:
 streaming keeps it flat. ``--json`` writes the figures for
-``benchmarks/speed_section.py``, which renders the README's paragraph.
+``benchmarks/speed_section.py``, which renders the Speed page's paragraph (``docs/speed.md``).
 """
 
 from __future__ import annotations

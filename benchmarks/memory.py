@@ -7,7 +7,7 @@ seeded full deals (3 by default), each with no cap and with caps of 128 and
 256 MiB, one whole process a run, and reads the process's own ``stats``:
 the peak resident memory, the nodes searched in the time, and the entries
 evicted. Writes ``benchmarks/results/memory.json`` and prints one line a run
-and the worst peak over cap, the figure the README quotes.
+and the worst peak over cap, the figure the manual quotes (``docs/reliability.md``).
 """
 
 from __future__ import annotations

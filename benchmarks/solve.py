@@ -14,7 +14,7 @@ the baseline's; for CP-SAT's objectives, how many optima its bounds proved
 without a solve, and how its fewest-plays verdicts were found. Verdicts, natural plans' counts (``plan_rank``) and optima must agree across
 our engines, and the baseline's verdicts with ours under the ``rlcard``
 profile: the run stops on any difference. ``--json`` writes the figures for
-``benchmarks/speed_section.py``, which renders the README's "Speed" section.
+``benchmarks/speed_section.py``, which renders the manual's Speed page (``docs/speed.md``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Strength of our fair bot by DouZero's protocol, against RLCard's rule agent and against random.
 
     python benchmarks/strength.py [--games 10000] [--seed 2024] [--workers 2]
-                                  [--minutes M] [--readme README.md] [--json FILE]
+                                  [--minutes M] [--page docs/bots.md] [--json FILE]
 
 For each opponent, ``--games`` seeded deals (landlord 20 cards, peasants 17,
 no bidding), each played twice with the roles swapped, exactly as ``cpsolver
@@ -11,7 +11,8 @@ together, so that with ``--minutes`` the run can stop at its time budget and
 still cover the same first deals against every opponent; the table then says
 how many of the deals asked for it covers. Prints a Markdown table of WP and
 ADP (DouZero's scoring) with 95% intervals for our bot as landlord, as
-peasants and overall, and the CPU time per game; with ``--readme`` it
+peasants and overall, and the CPU time per game; with ``--page`` (the
+manual's page on bots, ``docs/bots.md``; ``--readme`` is its old name) it
 replaces the table between the ``strength`` markers there. The agent
 measured is ``cpsolver``, the fair bot: it sees only its own seat.
 """
@@ -128,7 +129,7 @@ def main() -> None:
     parser.add_argument(
         "--minutes", type=float, default=0, help="Stop after this long (0: play every deal)."
     )
-    parser.add_argument("--readme", type=Path)
+    parser.add_argument("--page", "--readme", dest="page", type=Path)
     parser.add_argument("--json", type=Path, help="Also write the full reports here.")
     args = parser.parse_args()
     deals = seeded_deals(args.seed, args.games)
@@ -153,12 +154,12 @@ def main() -> None:
     print(text)
     if args.json:
         args.json.write_text(json.dumps(reports, indent=2) + "\n")
-    if args.readme:
-        readme = args.readme.read_text()
+    if args.page:
+        page = args.page.read_text()
         pattern = re.compile(re.escape(START) + ".*?" + re.escape(END), re.DOTALL)
-        if not pattern.search(readme):
-            raise SystemExit(f"{args.readme} has no {START} ... {END} markers")
-        args.readme.write_text(pattern.sub(lambda _: f"{START}\n{text}\n{END}", readme))
+        if not pattern.search(page):
+            raise SystemExit(f"{args.page} has no {START} ... {END} markers")
+        args.page.write_text(pattern.sub(lambda _: f"{START}\n{text}\n{END}", page))
 
 
 if __name__ == "__main__":

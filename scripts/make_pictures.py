@@ -1,4 +1,4 @@
-"""Make the README's pictures from the code: SVG from cpsolver.pictures.svg, PNG rendered by CairoSVG.
+"""Make the manual's pictures (docs/show.md) from the code: SVG from cpsolver.pictures.svg, PNG rendered by CairoSVG.
 
 Run from the repository root after any change to the drawing::
 
@@ -27,7 +27,7 @@ GAME_SEED = 3  # a hand of the bots, played out (not thrown in)
 
 
 def pictures() -> dict[str, str]:
-    """The README's pictures by file stem."""
+    """The manual's pictures by file stem."""
     spring = parse_deal((ROOT / "examples" / "spring.txt").read_text(encoding="utf-8"))
     no_spring = parse_deal((ROOT / "examples" / "no_spring.txt").read_text(encoding="utf-8"))
     carriers = {

@@ -76,7 +76,9 @@ def test_every_reference_to_the_rules_points_into_docs() -> None:
                     "shared/seeds" in text or "shared/RULES" in text
                 ):
                     stale.append(str(path.relative_to(ROOT)))
-                if re.search(r"(?<![\w/])RULES\.md", text) and path.name != "test_docs.py":
+                beside = (ROOT / "docs") in path.resolve().parents  # a page of the manual
+                bare = re.search(r"(?<![\w/])RULES\.md", text)
+                if bare and not beside and path.name != "test_docs.py":
                     stale.append(str(path.relative_to(ROOT)))
     assert stale == []
 
@@ -118,25 +120,33 @@ def test_differences_of_a_set_of_ones_own(tmp_path: Path) -> None:
     assert differences(standard_rules(), standard_rules()) == {}
 
 
-def test_the_readme_command_table_lists_every_command() -> None:
+def test_the_manuals_command_table_lists_every_command() -> None:
     """The table of commands omitted odds, evaluate, botzone, douzero-deals and showdown."""
     import re
     from pathlib import Path
 
     from cpsolver.cli import cli
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    listed = set(re.findall(r"^\| `cpsolver ([a-z-]+)", readme, re.MULTILINE))
+    page = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `cpsolver ([a-z-]+)", page, re.MULTILINE))
     commands = set(cli.list_commands(cli.make_context("cpsolver", [], resilient_parsing=True)))
     assert listed == commands, commands ^ listed
 
 
-def test_the_readme_contents_list_every_section_in_order() -> None:
-    """The README had no table of contents; this one cannot drift from the headings."""
+def test_the_readme_lists_every_page_of_the_manual_in_order() -> None:
+    """The README had no table of contents; its list of pages cannot drift from the manual's."""
     import re
     from pathlib import Path
 
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
-    headings = re.findall(r"^#{2,3} (.+)$", readme, re.MULTILINE)
-    contents = readme.split("**Contents**", 1)[1].split("\n## ", 1)[0]
-    assert re.findall(r"^ *- \[(.+?)\]\(#[\w-]+\)$", contents, re.MULTILINE) == headings
+    import yaml
+
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    contents = readme.split("## Where to read on\n", 1)[1]
+    listed = re.findall(r"^- \[.+?\]\(docs/([\w.-]+\.md)\)$", contents, re.MULTILINE)
+    config = yaml.safe_load((root / "mkdocs.yml").read_text(encoding="utf-8"))
+    nav = [next(iter(entry.values())) for entry in config["nav"]]
+    assert nav[0] == "index.md"
+    assert listed == nav[1:]
+    pages = sorted(path.name for path in (root / "docs").glob("*.md"))
+    assert sorted(nav) == pages, set(nav) ^ set(pages)  # no page left out of the site

@@ -289,10 +289,9 @@ def test_cli_bad_input_is_one_line_exit_2(args: tuple[str, ...], message: str) -
     assert "Traceback" not in result.output
 
 
-def readme_examples(section: str) -> list[tuple[str, list[str]]]:
-    """The ``$ command`` lines of a README section's console blocks, with their output lines."""
-    text = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
-    body = text.split(f"### {section}\n", 1)[1].split("\n#", 1)[0]
+def page_examples(page: str) -> list[tuple[str, list[str]]]:
+    """The ``$ command`` lines of a manual page's console blocks, with their output lines."""
+    body = (Path(__file__).parent.parent / "docs" / page).read_text(encoding="utf-8")
     examples: list[tuple[str, list[str]]] = []
     for block in body.split("```console\n")[1:]:
         for line in block.split("```", 1)[0].splitlines():
@@ -303,8 +302,8 @@ def readme_examples(section: str) -> list[tuple[str, list[str]]]:
     return examples
 
 
-def test_readme_examples_print_what_the_readme_says(monkeypatch: pytest.MonkeyPatch) -> None:
-    examples = readme_examples("Spring odds: from the landlord's hand alone")
+def test_the_odds_pages_examples_print_what_the_page_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    examples = page_examples("odds.md")
     assert len(examples) == 4
     monkeypatch.chdir(Path(__file__).parent.parent)  # the last reads examples/endgame.txt
     for command, expected in examples:

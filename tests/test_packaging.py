@@ -40,6 +40,7 @@ IN_THE_WHEEL = [
     "cpsolver/verify/schemas/proof.schema.json",
     "cpsolver/verify/schemas/certificate.schema.json",
     "cpsolver/docs/RULES.md",
+    "cpsolver/docs/spring.md",
     "cpsolver/docs/rule-texts/english.txt",
     "cpsolver/py.typed",
 ]
@@ -48,6 +49,10 @@ IN_THE_SDIST = [
     "CHANGELOG.md",
     "README.md",
     "docs/RULES.md",
+    "docs/spring.md",
+    "docs/pictures/deal.svg",
+    "mkdocs.yml",
+    "scripts/mkdocs_hooks.py",
     "examples/spring.txt",
     "models/standard.toml",
 ]

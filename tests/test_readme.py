@@ -1,6 +1,7 @@
-"""Every example in README.md runs, and prints what the README shows.
+"""Every example in README.md and the manual (docs/*.md) runs, and prints what the page shows.
 
-How an example is picked up (to add one, just write it in the README):
+How an example is picked up (to add one, just write it in the README or a page of
+``docs/``; every ``*.md`` there is read):
 
 - A fenced block whose language is ``console`` is a console example. Each line
   starting with ``$ `` is a command; the lines after it, up to the next
@@ -11,16 +12,16 @@ How an example is picked up (to add one, just write it in the README):
   later command, and blocks never depend on each other. ``cpsolver`` and
   ``python`` are this interpreter's.
 - A fenced ``python`` block runs with sybil's Python evaluator; the blocks of
-  the README share one namespace, in order.
+  one page share one namespace, in order.
 - Other blocks (``sh``, ``json``, indented text) are not run.
 
-How output is compared: both the README's text and the real output are first
+How output is compared: both the page's text and the real output are first
 normalised by ``VOLATILE`` below (timings, rates, versions: anything that
 changes from run to run), then compared as doctest does with ELLIPSIS: ``...``
 stands for any text, including whole lines, so a long output may be cut to
 its first lines and a ``...`` line. Trailing spaces are ignored. To make a new
 kind of field volatile, add a (pattern, replacement) pair to ``VOLATILE``;
-keep the README's own figures realistic, they are what a reader sees.
+keep the pages' own figures realistic, they are what a reader sees.
 
 An example must run in a few seconds; this whole module is part of CI.
 """
@@ -41,9 +42,11 @@ from sybil.parsers.markdown import CodeBlockParser, PythonCodeBlockParser
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
+PAGES = [README, *sorted(DOCS.glob("*.md"))]
 COMMAND_TIMEOUT_S = 120
 
-# (pattern, replacement) applied to the README's text and to the real output alike.
+# (pattern, replacement) applied to a page's text and to the real output alike.
 VOLATILE: list[tuple[str, str]] = [
     (r"\b\d+(\.\d+)? (s|ms)\b", r"<N> \2"),  # durations: 0.008 s, 2.3 ms
     (r"\b\d+(\.\d+)? ms median\b", "<N> ms median"),
@@ -112,30 +115,54 @@ def run_console(example: Example) -> str | None:
             continue
         if not _CHECKER.check_output(want, got, _FLAGS):
             return (
-                f"$ {command}\n(exit {done.returncode})\n--- README shows:\n{want}"
+                f"$ {command}\n(exit {done.returncode})\n--- the page shows:\n{want}"
                 f"--- it prints:\n{got}"
             )
     return None
 
 
-_DOCUMENT = Document.parse(
-    str(README),
-    CodeBlockParser("console", evaluator=run_console),
-    PythonCodeBlockParser(),
-)
-EXAMPLES = list(_DOCUMENT)
+def _examples(page: Path) -> list[Example]:
+    """The console and Python examples of one page, in order."""
+    document = Document.parse(
+        str(page), CodeBlockParser("console", evaluator=run_console), PythonCodeBlockParser()
+    )
+    return list(document)
 
 
-@pytest.mark.parametrize("example", EXAMPLES, ids=lambda example: f"README.md:{example.line}")
+EXAMPLES_BY_PAGE = {page.relative_to(ROOT).as_posix(): _examples(page) for page in PAGES}
+EXAMPLES = [
+    pytest.param(example, id=f"{name}:{example.line}")
+    for name, examples in EXAMPLES_BY_PAGE.items()
+    for example in examples
+]
+
+
+@pytest.mark.parametrize("example", EXAMPLES)
 def test_readme_example(example: Example, tmp_path: Path) -> None:
     example.namespace["tmp_path"] = tmp_path
     example.evaluate()
 
 
+def _consoles(examples: list[Example]) -> list[Example]:
+    return [example for example in examples if example.region.evaluator is run_console]
+
+
 def test_the_readme_has_examples_of_both_kinds() -> None:
-    consoles = [example for example in EXAMPLES if example.region.evaluator is run_console]
-    assert len(consoles) >= 5
-    assert len(EXAMPLES) > len(consoles)  # and the library's Python
+    readme = EXAMPLES_BY_PAGE["README.md"]
+    assert len(_consoles(readme)) >= 5
+    every = [example for examples in EXAMPLES_BY_PAGE.values() for example in examples]
+    assert len(every) > len(_consoles(every))  # and the library's Python
+
+
+def test_every_page_of_the_manual_is_read() -> None:
+    """The pages the examples came from were in README.md alone; the manual's are run too."""
+    assert "docs/spring.md" in EXAMPLES_BY_PAGE and "docs/library.md" in EXAMPLES_BY_PAGE
+    for name in ("docs/library.md", "docs/analyse.md"):  # the Python examples
+        assert any(e.region.evaluator is not run_console for e in EXAMPLES_BY_PAGE[name]), name
+    with_consoles = {name for name, examples in EXAMPLES_BY_PAGE.items() if _consoles(examples)}
+    pages = {"cli", "spring", "why-not", "open-hands", "odds", "game", "bots", "analyse", "show"}
+    pages |= {"batches", "crosscheck", "rule-sets", "proofs"}
+    assert {f"docs/{page}.md" for page in pages} <= with_consoles
 
 
 def test_the_second_setup_command_is_what_ci_runs() -> None:

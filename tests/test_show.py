@@ -196,15 +196,16 @@ def test_colour_at_a_terminal_unless_no_color(no_color: bool, coloured: bool) ->
     assert ("\x1b[1;31mR" in out) is coloured, repr(out[-300:])
 
 
-def test_readme_pictures_are_what_the_code_draws() -> None:
+def test_the_manuals_pictures_are_what_the_code_draws() -> None:
     script = ROOT / "scripts" / "make_pictures.py"
     done = subprocess.run(
         [sys.executable, str(script), "--check"], check=False, capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "show.md").read_text(encoding="utf-8")
     for stem in ("deal", "plan", "explanation", "record"):
-        assert f"docs/pictures/{stem}.svg" in readme
+        assert f"](pictures/{stem}.svg)" in page
+        assert (ROOT / "docs" / "pictures" / f"{stem}.svg").is_file()
 
 
 def test_show_reads_the_landlord_position_text_that_endgame_reads(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -92,7 +92,7 @@ def _protocol_words(version: int | None) -> str:
 @click.option(
     "--against",
     metavar="COMMAND",
-    help="Also ask this solver command, over the line protocol (see the README).",
+    help="Also ask this solver command, over the line protocol (see docs/crosscheck.md).",
 )
 @click.option(
     "--sizes",

@@ -417,7 +417,7 @@ def export_cnf_command(
     """Write a no-spring deal's certificate CNF (DIMACS) and refutation (DRAT) for other checkers.
 
     The CNF says "the blocking cards can be covered by disjoint plays with at
-    most one answerable" (encoder cover-cnf-1, see the README); a refutation
+    most one answerable" (encoder cover-cnf-1, see docs/why-not.md); a refutation
     proves there is no spring. DEAL and the hand flags are read as by
     'cpsolver solve'. Output is DIMACS and DRAT, not JSON. Exit 0
     when written, 1 for a spring (nothing to refute), 2 for bad input.

@@ -4,8 +4,8 @@ The exact odds of a 17-card hand, over the face-down cards as well, take
 minutes (``benchmarks/odds.py pre-auction``); at the table there are
 milliseconds. So the bots use a small seeded Monte Carlo estimate
 (:func:`cpsolver.odds.estimate_odds`), and only for hands that split into few
-plays: hands of more plays almost never spring (the README's table of odds
-against fewest plays), so they are taken as 0 without sampling. The seed
+plays: hands of more plays almost never spring (the table of odds against
+fewest plays in docs/odds.md), so they are taken as 0 without sampling. The seed
 comes from the hand, so a hand always gets the same figure.
 """
 

@@ -9,7 +9,7 @@ from cpsolver.spring.result import SpringResult, Verdict
 from cpsolver.verify.spring import check_plan
 
 ENGINES = ("cpsat", "search")
-# Chosen by measurement (benchmarks/solve.py, README "Speed"): the search is
+# Chosen by measurement (benchmarks/solve.py, docs/speed.md): the search is
 # several times faster than CP-SAT at the median and in the tail.
 DEFAULT_ENGINE = "search"
 

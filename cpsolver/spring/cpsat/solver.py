@@ -15,7 +15,7 @@ Two strategies:
 ``eager`` is the default: answering "can a peasant beat this?" costs about a
 microsecond per option (a 20-card hand has 40 to 80 options), while every
 extra CP-SAT round costs milliseconds of fixed overhead, so one solve with
-all the safety known wins (figures in benchmarks/solve.py and the README).
+all the safety known wins (figures in benchmarks/solve.py and docs/speed.md).
 """
 
 from __future__ import annotations
