@@ -12,7 +12,7 @@ from setuptools import Extension, setup
 core = Extension(
     "cpsolver.endgame._core",
     sources=["cpsolver/endgame/_core.c"],
-    extra_compile_args=["-O2", "-std=c99"] if os.name != "nt" else [],
+    extra_compile_args=["-O2"] if os.name != "nt" else [],
     optional=True,
 )
 

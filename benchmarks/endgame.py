@@ -69,6 +69,7 @@ from cpsolver.verify.strategy import check_strategy
 
 PARTS = ("puzzles", "level50", "random", "small3", "deals3")
 RULES = standard_rules()
+CORE = {"name": "auto"}  # the open-hand core ours runs on (--core)
 
 
 def deal_hands(rng: random.Random, sizes: tuple[int, ...]) -> Position:
@@ -115,11 +116,11 @@ def solve_within(position: Position, limit: float | None, wall_factor: float) ->
     """Solve with a limit of ``limit`` CPU seconds (a profiling timer) and a wall-clock
     backstop of ``wall_factor`` times as long (the solver's own ``time_limit``)."""
     if limit is None:
-        return solve(position, RULES)
+        return solve(position, RULES, core=CORE["name"])
     previous = signal.signal(signal.SIGPROF, _out_of_cpu)
     signal.setitimer(signal.ITIMER_PROF, limit)
     try:
-        return solve(position, RULES, time_limit=wall_factor * limit)
+        return solve(position, RULES, time_limit=wall_factor * limit, core=CORE["name"])
     except (_OutOfCpu, MemoryError):  # undecided within the limits: the table is dropped
         return EndgameResult(position, None)
     finally:
@@ -152,11 +153,13 @@ def ours(
         "wall": round(time.perf_counter() - wall, 4),
         "runs": [round(t, 4) for t in times],
         "nodes": result.stats.get("nodes"),
+        "core": result.stats.get("core"),
+        "peak_memory_mb": result.stats.get("peak_memory_mb"),
         "moves": [str(m) for m in result.moves],
     }
     if proof and result.winner is not None:
         started = time.process_time()
-        every = solve(position, RULES, all_moves=True)
+        every = solve(position, RULES, all_moves=True, core=CORE["name"])
         found["all_seconds"] = time.process_time() - started
         found["moves"] = [str(m) for m in every.moves]
         started = time.process_time()
@@ -320,6 +323,12 @@ def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument(
+        "--core",
+        choices=("auto", "compiled", "python"),
+        default="auto",
+        help="the open-hand core ours runs on (default: the compiled one where built)",
+    )
+    parser.add_argument(
         "--cpu",
         type=int,
         default=min(os.sched_getaffinity(0)),
@@ -347,6 +356,7 @@ def main(argv: list[str] | None = None) -> None:
     """Run the parts asked for, resuming from ``--results``, and print the tables."""
     options = parse_options(argv)
     options.commit = _commit()
+    CORE["name"] = options.core
     cpu = None if options.cpu < 0 else options.cpu
     if cpu is not None:
         os.sched_setaffinity(0, {cpu})

@@ -213,6 +213,18 @@ def test_a_deadline_stops_the_compiled_search_with_what_it_had_settled() -> None
     assert result.stats["core"] == "compiled"
 
 
+def test_the_open_hands_page_shows_the_cores_benchmark_as_measured() -> None:
+    """The node-rate table on docs/open-hands.md is benchmarks/cores.py's, from its results file."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import cores
+
+    page = (ROOT / "docs" / "open-hands.md").read_text()
+    results = json.loads((ROOT / "benchmarks" / "results" / "cores.json").read_text())
+    # Stale? python benchmarks/cores.py --json benchmarks/results/cores.json --page docs/open-hands.md
+    assert cores.rewritten(page, results) == page
+    assert all(row["compiled"] > 0 for row in results["rows"])
+
+
 def test_the_core_is_chosen_by_name() -> None:
     assert core_name("python") == "python"
     assert core_name() == ("compiled" if compiled.available() else "python")

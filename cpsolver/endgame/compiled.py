@@ -35,7 +35,7 @@ except ImportError:  # built without a C compiler: the Python search does the wo
 
 PatternTable = tuple[int, int, int, int, int, int, bytes]
 # Bytes of one slot of the C table (four words of key, one of value); the table
-# doubles past three quarters full.
+# doubles past half full.
 _SLOT_BYTES = 40
 
 
@@ -85,7 +85,7 @@ def table_bound(cap: int) -> int:
     slots = 1024
     while slots * 2 * _SLOT_BYTES <= cap // 2:
         slots *= 2
-    return slots * 3 // 4 - 1
+    return slots // 2 - 1
 
 
 class CompiledSearch(Tree):
