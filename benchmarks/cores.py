@@ -108,8 +108,10 @@ def measure(runs: int, seed: int) -> dict[str, Any]:
 def table(results: dict[str, Any]) -> str:
     """The markdown table of a run: each group's nodes, times and ratio, and the median ratio."""
     lines = [
-        "| positions | nodes (median) | Python core, CPU s (median) | compiled core, CPU s "
-        "(median) | node rate, compiled / Python (median, range) |",
+        (
+            "| positions | nodes (median) | Python core, CPU s (median) | compiled core, CPU s "
+            "(median) | node rate, compiled / Python (median, range) |"
+        ),
         "|---|---:|---:|---:|---:|",
     ]
     rows = results["rows"]
@@ -130,11 +132,15 @@ def table(results: dict[str, Any]) -> str:
     load = results["load"]
     lines += [
         "",
-        f"On the five largest searches ({largest[0]['nodes']:,} to {largest[-1]['nodes']:,} "
-        f"nodes) the compiled core is {min(ratios):.0f}–{max(ratios):.0f}× as fast.",
+        (
+            f"On the five largest searches ({largest[0]['nodes']:,} to {largest[-1]['nodes']:,} "
+            f"nodes) the compiled core is {min(ratios):.0f}–{max(ratios):.0f}× as fast."
+        ),
         "",
-        f"Measured on {results['machine']}, load {load:.1f} at the end, "
-        f"{results['runs']} runs of each search; `python benchmarks/cores.py`.",
+        (
+            f"Measured on {results['machine']}, load {load:.1f} at the end, "
+            f"{results['runs']} runs of each search; `python benchmarks/cores.py`."
+        ),
     ]
     return "\n".join(lines)
 
