@@ -282,6 +282,16 @@ typedef struct {
     uint8_t *limits; /* [(low * 15 + top) * 15 + rank]: kickers of rank a core low..top may carry */
 } Pattern;
 
+/* What is known of one hand on lead, or of one hand over one play: one record, found with one
+ * probe, where each question asked of it at a node once had a table of its own. */
+#define UNKNOWN INT32_MIN
+typedef struct {
+    int64_t moves; /* span of the arena: the plays (on lead) or the answers; -1 not yet */
+    int64_t order; /* span of the arena: the moves ordered for the search; -1 not yet */
+    int32_t number; /* on lead: the play that is the whole hand (-1 none); over a play: the answers' class */
+    int32_t fewest; /* on lead: the fewest plays the hand splits into; -1 not yet */
+} Known;
+
 typedef struct {
     u64 cards;
     int16_t pattern; /* -1: the rocket */
@@ -318,12 +328,9 @@ typedef struct {
     Ints class_lists;
 
     /* Caches of hands, emptied by evict(): every one is recomputed on demand. */
-    Map hand_plays;     /* hand -> span of arena */
-    Map hand_answers;   /* (hand, play) -> span of arena */
-    Map hand_fewest;    /* hand -> fewest plays */
-    Map hand_whole;     /* hand -> the play that is the whole hand, or -1 */
-    Map hand_order;     /* (hand, table + 1) -> span of arena: ordered moves without the pass */
-    Map hand_class;     /* (hand, play) -> answer class */
+    Map known;          /* (hand, table + 1) -> its record in known_of */
+    Known *known_of;
+    size_t known_count, known_cap;
     Map hand_runs_out;  /* (hand, opponent, opponent) -> offset in run_plans, or -1 */
     Ints arena;
     Ints run_plans;
@@ -549,31 +556,45 @@ static int can_answer(const Core *self, u64 hand, int table) {
 /* ------------------------------------------------------------------------ */
 /* Cached lists of hands                                                     */
 
-/* The plays of a hand, as a span of the arena (valid until the arena grows). */
-static int64_t plays_of(Core *self, u64 hand) {
-    Slot *s = map_find(&self->hand_plays, hand, 0, 0, 0);
-    if (s) return s->v;
-    size_t start = self->arena.len;
-    if (generate_plays(self, hand, &self->arena)) return -1;
-    int64_t v = span(start, self->arena.len - start);
-    if (map_put(&self->hand_plays, hand, 0, 0, 0, v)) return PyErr_NoMemory(), -1;
-    return v;
+/* The record of a hand on lead (table NO_TABLE) or over a play, made empty if new; -1 on failure.
+ * An index, not a pointer: records move when more are made. */
+static long known_index(Core *self, u64 hand, int table) {
+    Slot *s = map_find(&self->known, hand, (u64)(table + 1), 0, 0);
+    if (s) return (long)s->v;
+    if (self->known_count == self->known_cap) {
+        size_t cap = self->known_cap ? self->known_cap * 2 : 1024;
+        Known *grown = realloc(self->known_of, cap * sizeof(Known));
+        if (!grown) return PyErr_NoMemory(), -1;
+        self->known_of = grown;
+        self->known_cap = cap;
+    }
+    long index = (long)self->known_count++;
+    self->known_of[index] = (Known){-1, -1, UNKNOWN, -1};
+    if (map_put(&self->known, hand, (u64)(table + 1), 0, 0, index)) return PyErr_NoMemory(), -1;
+    return index;
 }
 
-static int64_t answers_of(Core *self, u64 hand, int table) {
-    Slot *s = map_find(&self->hand_answers, hand, (u64)table, 0, 0);
-    if (s) return s->v;
+/* The plays of a hand (table NO_TABLE) or its answers to a play, as a span of the arena. */
+static int64_t moves_of(Core *self, u64 hand, int table) {
+    long index = known_index(self, hand, table);
+    if (index < 0) return -1;
+    if (self->known_of[index].moves >= 0) return self->known_of[index].moves;
     size_t start = self->arena.len;
-    if (generate_answers(self, hand, table, &self->arena)) return -1;
-    int64_t v = span(start, self->arena.len - start);
-    if (map_put(&self->hand_answers, hand, (u64)table, 0, 0, v)) return PyErr_NoMemory(), -1;
-    return v;
+    if (table == NO_TABLE ? generate_plays(self, hand, &self->arena)
+                          : generate_answers(self, hand, table, &self->arena))
+        return -1;
+    return self->known_of[index].moves = span(start, self->arena.len - start);
 }
+
+static int64_t plays_of(Core *self, u64 hand) { return moves_of(self, hand, NO_TABLE); }
+
+static int64_t answers_of(Core *self, u64 hand, int table) { return moves_of(self, hand, table); }
 
 /* The play that is the whole hand, or -1; -2 on failure. */
 static int whole_of(Core *self, u64 hand) {
-    Slot *s = map_find(&self->hand_whole, hand, 0, 0, 0);
-    if (s) return (int)s->v;
+    long index = known_index(self, hand, NO_TABLE);
+    if (index < 0) return -2;
+    if (self->known_of[index].number != UNKNOWN) return self->known_of[index].number;
     int64_t v = plays_of(self, hand);
     if (v < 0) return -2;
     int found = -1;
@@ -584,8 +605,7 @@ static int whole_of(Core *self, u64 hand) {
             break;
         }
     }
-    if (map_put(&self->hand_whole, hand, 0, 0, 0, found)) return PyErr_NoMemory(), -2;
-    return found;
+    return self->known_of[index].number = found;
 }
 
 static inline u64 lowest_field(u64 hand) {
@@ -596,8 +616,9 @@ static inline u64 lowest_field(u64 hand) {
 /* The fewest plays the hand splits into; -1 on failure or past the deadline. */
 static int fewest(Core *self, u64 hand) {
     if (!hand) return 0;
-    Slot *s = map_find(&self->hand_fewest, hand, 0, 0, 0);
-    if (s) return (int)s->v;
+    long index = known_index(self, hand, NO_TABLE);
+    if (index < 0) return -1;
+    if (self->known_of[index].fewest >= 0) return self->known_of[index].fewest;
     if (++self->splits % CHECK_SPLITS_EVERY == 0 && self->stop_at > 0 && clock_now() > self->stop_at) {
         self->failed = 2; /* the time ran out: the Python side raises OutOfTime */
         return -1;
@@ -615,8 +636,7 @@ static int fewest(Core *self, u64 hand) {
         if (rest + 1 < best) best = rest + 1;
         if (best == 1) break;
     }
-    if (map_put(&self->hand_fewest, hand, 0, 0, 0, best)) return PyErr_NoMemory(), -1;
-    return best;
+    return self->known_of[index].fewest = best;
 }
 
 static int compare_keys(const void *x, const void *y) {
@@ -656,9 +676,10 @@ static int order(Core *self, u64 hand, int32_t *moves, size_t n) {
 
 /* The ordered moves (the pass left out) of a hand on lead (table -1) or over a play. */
 static int64_t ordered_of(Core *self, u64 hand, int table) {
-    Slot *s = map_find(&self->hand_order, hand, (u64)(table + 1), 0, 0);
-    if (s) return s->v;
-    int64_t v = table == NO_TABLE ? plays_of(self, hand) : answers_of(self, hand, table);
+    long index = known_index(self, hand, table);
+    if (index < 0) return -1;
+    if (self->known_of[index].order >= 0) return self->known_of[index].order;
+    int64_t v = moves_of(self, hand, table);
     if (v < 0) return -1;
     size_t length = span_length(v);
     int32_t *moves = malloc((length ? length : 1) * sizeof(int32_t));
@@ -676,9 +697,7 @@ static int64_t ordered_of(Core *self, u64 hand, int table) {
     memcpy(&self->arena.data[start], moves, length * sizeof(int32_t));
     self->arena.len += length;
     free(moves);
-    v = span(start, length);
-    if (map_put(&self->hand_order, hand, (u64)(table + 1), 0, 0, v)) return PyErr_NoMemory(), -1;
-    return v;
+    return self->known_of[index].order = span(start, length);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -819,8 +838,9 @@ static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
 /* Table keys: the play to beat stands for the answers it lets be played     */
 
 static int answer_class(Core *self, u64 hand, int table) {
-    Slot *s = map_find(&self->hand_class, hand, (u64)table, 0, 0);
-    if (s) return (int)s->v;
+    long index = known_index(self, hand, table);
+    if (index < 0) return -1;
+    if (self->known_of[index].number != UNKNOWN) return self->known_of[index].number;
     int64_t v = answers_of(self, hand, table);
     if (v < 0) return -1;
     const int32_t *list = &self->arena.data[span_offset(v)];
@@ -853,8 +873,7 @@ static int answer_class(Core *self, u64 hand, int table) {
         self->class_lists.len += length;
         if (map_put(&self->classes, h, length, k, 0, ((int64_t)offset << 24) | found)) return PyErr_NoMemory(), -1;
     }
-    if (map_put(&self->hand_class, hand, (u64)table, 0, 0, found)) return PyErr_NoMemory(), -1;
-    return found;
+    return self->known_of[index].number = found;
 }
 
 typedef struct {
@@ -1007,12 +1026,12 @@ static int wins(Core *self, const State *st) {
     if (moves < 0) return -1;
     /* This node's moves, copied onto the stack: eviction may empty the caches below. */
     size_t base = self->scratch.len, length = span_length(moves);
-    size_t total = length + (size_t)pass_first + (size_t)pass_last;
-    if (ints_reserve(&self->scratch, total)) return PyErr_NoMemory(), -1;
+    if (ints_reserve(&self->scratch, length + 1)) return PyErr_NoMemory(), -1;
     if (pass_first) self->scratch.data[self->scratch.len++] = PASS;
     memcpy(&self->scratch.data[self->scratch.len], &self->arena.data[span_offset(moves)], length * sizeof(int32_t));
     self->scratch.len += length;
     if (pass_last) self->scratch.data[self->scratch.len++] = PASS;
+    size_t total = self->scratch.len - base;
     int result = 0;
     for (size_t i = 0; i < total; i++) {
         int move = self->scratch.data[base + i];
@@ -1208,22 +1227,19 @@ done:
 /* The Python type                                                           */
 
 static int free_caches(Core *self) {
-    Map *maps[] = {&self->hand_plays, &self->hand_answers, &self->hand_fewest, &self->hand_whole,
-                   &self->hand_order, &self->hand_class, &self->hand_runs_out};
-    for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
-        if (map_clear(maps[i])) return -1;
+    if (map_clear(&self->known) || map_clear(&self->hand_runs_out)) return -1;
+    self->known_count = 0;
     self->arena.len = 0;
     self->run_plans.len = 0;
     return 0;
 }
 
 static void Core_dealloc(Core *self) {
-    Map *maps[] = {&self->play_index, &self->table,       &self->classes,    &self->hand_plays,
-                   &self->hand_answers, &self->hand_fewest, &self->hand_whole, &self->hand_order,
-                   &self->hand_class,  &self->hand_runs_out};
+    Map *maps[] = {&self->play_index, &self->table, &self->classes, &self->known, &self->hand_runs_out};
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) map_free(maps[i]);
     free(self->cover.marks);
     free(self->plays);
+    free(self->known_of);
     free(self->plans.data);
     free(self->class_lists.data);
     free(self->arena.data);
@@ -1308,9 +1324,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     for (int turn = 0; turn < players; turn++)
         for (int p = 0; p < players; p++)
             if (self->side[p] != self->side[turn]) self->opponents[turn][self->opponent_count[turn]++] = p;
-    Map *maps[] = {&self->play_index, &self->table,       &self->classes,    &self->hand_plays,
-                   &self->hand_answers, &self->hand_fewest, &self->hand_whole, &self->hand_order,
-                   &self->hand_class,  &self->hand_runs_out};
+    Map *maps[] = {&self->play_index, &self->table, &self->classes, &self->known, &self->hand_runs_out};
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
         if (map_init(maps[i], 1024)) {
             PyErr_NoMemory();
