@@ -225,6 +225,31 @@ def test_the_open_hands_page_shows_the_cores_benchmark_as_measured() -> None:
     assert all(row["compiled"] > 0 for row in results["rows"])
 
 
+@pytest.mark.parametrize("core", ["python", *(["compiled"] if compiled.available() else [])])
+def test_a_stopped_search_names_the_unsettled_first_moves_and_the_one_it_was_trying(
+    core: str,
+) -> None:
+    """Every first move is settled or listed unsettled, in the search's order, the first the most promising."""
+    stopped = 0
+    rng = random.Random(31)
+    for limit in (0.05, 0.2, 0.5):
+        hands = ((14, 16), (14, 16)) if rng.random() < 0.5 else ((12, 14), (10, 12), (10, 12))
+        position = random_position(rng, hands, 0.0)
+        result = solve(position, time_limit=limit, memory=None, core=core)
+        if result.winner is not None:
+            continue
+        stopped += 1
+        legal = {
+            str(m) if m is not None else "pass"
+            for m in generator().moves(position.hands[position.turn], position.table)
+        }
+        assert set(result.known) | set(result.unresolved) == legal
+        assert not set(result.known) & set(result.unresolved)
+        document = result.as_dict()
+        assert document["most_promising"] == result.promising == result.unresolved[0]
+    assert stopped >= 1
+
+
 def test_the_core_is_chosen_by_name() -> None:
     assert core_name("python") == "python"
     assert core_name() == ("compiled" if compiled.available() else "python")

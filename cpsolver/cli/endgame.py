@@ -68,6 +68,11 @@ def report(result: EndgameResult, document: PositionDocument | None = None) -> s
                 for move, side in result.known.items()
             )
             lines.append(f"first moves settled before it stopped: {settled}")
+        if result.unresolved:
+            lines.append(
+                f"not settled: {', '.join(result.unresolved)}; "
+                f"the most promising by the search's order: {result.promising}"
+            )
     elif result.mover_wins:
         moves = ", ".join(str(m) for m in result.moves)
         lines = [f"{side_wins(result.winner, position.players)}: {mover} to move wins with {moves}"]

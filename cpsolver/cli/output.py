@@ -14,7 +14,7 @@ import click
 from cpsolver.cli.base import BadInput, Interrupted, T
 from cpsolver.crosscheck.report import Tally
 from cpsolver.io.words import counted
-from cpsolver.io.writing import open_output, safe_name, write_text
+from cpsolver.io.writing import safe_name, write_text
 from cpsolver.rules.cards import rank_symbol
 from cpsolver.rules.plays import Play
 
@@ -60,10 +60,8 @@ def plays_phrase(count: int) -> str:
 
 
 def write_json(path: str, document: Any) -> None:
-    """Write a JSON document whole (``-``: stdout); a failure is one line, exit 2."""
-    with open_output(path) as file:
-        json.dump(document, file, indent=2)
-        file.write("\n")
+    """Write a JSON document whole (``-``: stdout; ``.gz``: compressed); a failure is one line, exit 2."""
+    write_text(path, json.dumps(document, indent=2) + "\n")
 
 
 def with_progress(total: int | None, show: bool, work: Callable[[Callable[[int], None]], T]) -> T:

@@ -1419,6 +1419,14 @@ static PyObject *Core_answers(Core *self, PyObject *args) {
     return move_list(self, answers_of(self, hand, play));
 }
 
+static PyObject *Core_ordered(Core *self, PyObject *args) {
+    unsigned long long hand;
+    int table;
+    if (!PyArg_ParseTuple(args, "Ki", &hand, &table)) return NULL;
+    if (table != NO_TABLE && check_play(self, table)) return NULL;
+    return move_list(self, ordered_of(self, hand, table));
+}
+
 static PyObject *Core_lookup(Core *self, PyObject *args) {
     State st;
     if (parse_state(self, args, &st)) return NULL;
@@ -1567,6 +1575,8 @@ static PyObject *Core_get_play_count(Core *self, void *Py_UNUSED(closure)) {
 static PyMethodDef Core_methods[] = {
     {"wins", (PyCFunction)Core_wins, METH_VARARGS,
      "wins(hands, turn, table, by): whether the side to move wins (TimeoutError past the deadline)."},
+    {"ordered", (PyCFunction)Core_ordered, METH_VARARGS,
+     "ordered(hand, table): the plays (table -1) or answers in the search's order, the pass left out."},
     {"lookup", (PyCFunction)Core_lookup, METH_VARARGS,
      "lookup(hands, turn, table, by): False if not searched, None for a loss, the winning move, or a plan."},
     {"plays", (PyCFunction)Core_plays, METH_VARARGS, "plays(hand): every play in a packed hand."},

@@ -88,6 +88,9 @@ class EndgameResult:
     # With no verdict: the first moves the search had settled before it stopped,
     # each with the side that wins after it (what was learnt, not thrown away).
     known: dict[str, int] = field(default_factory=dict)
+    # With no verdict: the first moves not yet settled, most promising first (the
+    # search's own order, in which it was trying them), and that first one.
+    unresolved: list[str] = field(default_factory=list)
 
     @property
     def mover_wins(self) -> bool | None:
@@ -106,7 +109,14 @@ class EndgameResult:
         }
         if self.winner is None:
             found["known_first_moves"] = self.known
+            found["unresolved_first_moves"] = self.unresolved
+            found["most_promising"] = self.promising
         return found
+
+    @property
+    def promising(self) -> str | None:
+        """With no verdict: the unsettled first move the search was trying, its best hope."""
+        return self.unresolved[0] if self.unresolved else None
 
 
 def solve(
@@ -142,7 +152,9 @@ def solve(
     except (OutOfTime, OutOfMemory) as stop:
         stats = _stats(search, started)
         stats["stopped"] = "time" if isinstance(stop, OutOfTime) else "memory"
-        return EndgameResult(position, None, stats=stats, known=_known_first_moves(search, root))
+        known = _known_first_moves(search, root)
+        unresolved = [m for m in _first_moves_in_order(search, root) if m not in known]
+        return EndgameResult(position, None, stats=stats, known=known, unresolved=unresolved)
     solved = time.perf_counter()
     strategy = Strategy(search, root)
     size = strategy.size()  # the walk searches too (where a shortcut skipped), so counted below
@@ -185,6 +197,16 @@ def _known_first_moves(search: Tree, root: State) -> dict[str, int]:
             mover = search.side[child[1]]
             known[str(_move(search, move))] = mover if mover_wins else 1 - mover
     return known
+
+
+def _first_moves_in_order(search: Tree, root: State) -> list[str]:
+    """The first moves in the search's own order; in the legal order if even that is out of time."""
+    search.deadline = None
+    try:
+        moves = search.ordered_moves(root)
+    except OutOfTime:  # a clock of the core's own that had already run out
+        moves = search.legal(root)
+    return [str(_move(search, move)) for move in moves]
 
 
 def _stats(search: Tree, started: float) -> dict[str, Any]:

@@ -194,6 +194,13 @@ class CompiledSearch(Tree):
             found = self._built[move] = self._build(move)
         return found
 
+    def ordered(self, hand: int, table: Move) -> list[Move]:
+        """The plays (on lead) or the answers to ``table``, in the order the search tries them."""
+        try:
+            return list(self._core.ordered(hand, table))
+        except TimeoutError:
+            raise OutOfTime from None
+
     def index(self, play: Play) -> Move:
         """The number of a play in the C table, given on first sight."""
         if play.kind is Kind.ROCKET:

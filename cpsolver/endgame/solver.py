@@ -165,6 +165,12 @@ class Search(PackedRules, Tree):
         """The rules core's play of a number."""
         return self.play_of[move]
 
+    def ordered(self, hand: int, table: Move) -> list[Move]:
+        """The plays (on lead) or the answers to ``table``, in the order the search tries them."""
+        if table == NO_TABLE:
+            return list(self._ordered_plays(hand))
+        return self._ordered_answers(hand, table, partner=False)[:-1]
+
     def lookup(self, state: State) -> Entry | bool:
         """What the table holds for a state: its entry, or False where nothing is kept."""
         return self.table.get(self.key(state), False)

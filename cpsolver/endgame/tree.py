@@ -106,6 +106,21 @@ class Tree:
             return list(self.plays(hands[turn]))
         return [*self.answers(hands[turn], table), PASS]
 
+    def ordered(self, hand: int, table: Move) -> list[Move]:
+        """The plays (on lead) or the answers to ``table``, in the order the search tries them."""
+        raise NotImplementedError
+
+    def ordered_moves(self, state: State) -> list[Move]:
+        """Every legal move, in the order the search tries them: its own estimate of promise.
+
+        Over a partner's play the pass comes first; over an opponent's, last.
+        """
+        hands, turn, table, by = state
+        moves = self.ordered(hands[turn], table)
+        if table == NO_TABLE:
+            return moves
+        return [PASS, *moves] if self.side[by] == self.side[turn] else [*moves, PASS]
+
     def winning_moves(self, state: State) -> list[Move]:
         """Every move after which the side to move at ``state`` wins (searched as needed)."""
         side = self.side[state[1]]

@@ -27,6 +27,7 @@ import os
 import shlex
 import sys
 import tomllib
+import zlib
 from collections.abc import Iterator
 from typing import IO, Any, TypeGuard
 
@@ -138,8 +139,36 @@ def source_name(path: str) -> str:
     return "stdin" if path == "-" else path
 
 
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _gunzipped(data: bytes, source: str, kind: str, cap: int) -> bytes:
+    """The contents of gzip-compressed ``data``, at most ``cap`` bytes of them.
+
+    Decompressed in one bounded step: a small file that would unpack into
+    gigabytes is refused at the cap, never unpacked whole.
+    """
+    unpacker = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+    try:
+        found = unpacker.decompress(data, cap + 1)
+    except zlib.error as error:
+        raise InputError(f"{source}: broken gzip data ({error})") from None
+    if len(found) > cap or unpacker.unconsumed_tail:
+        raise InputError(
+            f"{source}: unpacks to over the {describe_size(cap)} limit for a "
+            f"{_NOUNS.get(kind, kind)} (set CPSOLVER_LIMIT_{kind.upper()} to raise it)"
+        )
+    if not unpacker.eof:
+        raise InputError(f"{source}: gzip data ends early (a truncated file?)")
+    return found
+
+
 def read_text(path: str, kind: str) -> str:
-    """The whole UTF-8 text of a file, or of stdin for ``-``, at most ``limit(kind)`` bytes."""
+    """The whole UTF-8 text of a file, or of stdin for ``-``, at most ``limit(kind)`` bytes.
+
+    A gzip-compressed file (``proof.json.gz``) is read as its contents, the cap
+    holding for them too.
+    """
     cap = limit(kind)
     source = source_name(path)
     stream = _binary_stdin() if path == "-" else _open(path)
@@ -152,6 +181,8 @@ def read_text(path: str, kind: str) -> str:
             stream.close()
     if len(data) > cap:
         raise _too_big(source, kind, cap)
+    if data.startswith(GZIP_MAGIC):
+        data = _gunzipped(data, source, kind, cap)
     return decode(data, source)
 
 

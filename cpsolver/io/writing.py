@@ -7,6 +7,8 @@ after the process writing it (``.NAME.PID-XXXX.tmp``): one left behind by a
 killed cpsolver is removed by the next write of NAME. Files get the modes the
 umask allows, as every tool's do. A stream (a batch's results,
 game records) is appended to and flushed line by line. ``-`` means stdout.
+A whole file whose name ends in ``.gz`` is written gzip-compressed (large
+strategy proofs: the reading layer unpacks it again, within its caps).
 Every failure — an unwritable path, a full disk — is an :class:`OutputError`
 naming the path, which the command line turns into one line and exit 2. A
 closed stdout pipe (``| head``) is :class:`StdoutClosed`: the reader has what
@@ -16,6 +18,7 @@ it wanted, so the command line ends quietly, as Unix tools do.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import os
 import re
 import stat
@@ -23,7 +26,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from cpsolver.rules.errors import CpsolverError
 
@@ -49,8 +52,7 @@ def output_error(path: str, error: OSError) -> OutputError:
     return OutputError(f"cannot write {where}: {error.strerror or error}")
 
 
-@contextlib.contextmanager
-def open_output(path: str, append: bool = False) -> Iterator[IO[str]]:
+def open_output(path: str, append: bool = False) -> contextlib.AbstractContextManager[IO[str]]:
     """A text stream to write ``path`` through: stdout for ``-``.
 
     Whole (the default): written beside the target and renamed over it when
@@ -58,16 +60,24 @@ def open_output(path: str, append: bool = False) -> Iterator[IO[str]]:
     ``/dev/full``) is written directly. ``append``: the file is appended to,
     and each write should be followed by a flush (:func:`write_line` does).
     """
+    return _output(path, append, binary=False)
+
+
+@contextlib.contextmanager
+def _output(path: str, append: bool, binary: bool) -> Iterator[IO[Any]]:
+    """:func:`open_output`, of text or (``binary``) of bytes."""
+    encoding = None if binary else "utf-8"
     if path == "-":
         try:
-            yield sys.stdout
+            yield sys.stdout.buffer if binary else sys.stdout
             sys.stdout.flush()
         except OSError as error:
             raise output_error(path, error) from None
         return
     try:
         if append or not _renamable(path):
-            with open(path, "a" if append else "w", encoding="utf-8") as stream:
+            mode = ("a" if append else "w") + ("b" if binary else "")
+            with open(path, mode, encoding=encoding) as stream:
                 yield stream
             return
         target = Path(path)
@@ -81,7 +91,7 @@ def open_output(path: str, append: bool = False) -> Iterator[IO[str]]:
     except OSError as error:
         raise output_error(path, error) from None
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+        with os.fdopen(handle, "wb" if binary else "w", encoding=encoding) as stream:
             yield stream
             stream.flush()
             os.fsync(stream.fileno())
@@ -95,7 +105,12 @@ def open_output(path: str, append: bool = False) -> Iterator[IO[str]]:
 
 
 def write_text(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` whole (``-``: stdout)."""
+    """Write ``text`` to ``path`` whole (``-``: stdout); a name ending in ``.gz``, compressed."""
+    if path != "-" and path.endswith(".gz"):
+        # mtime 0: the same document gives the same bytes, run after run.
+        with _output(path, append=False, binary=True) as stream:
+            stream.write(gzip.compress(text.encode(), mtime=0))
+        return
     with open_output(path) as stream:
         stream.write(text)
 

@@ -1,0 +1,90 @@
+"""Proofs written gzip-compressed (``--proof FILE.json.gz``) and read back by every reader, within the caps."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cpsolver.io.writing import write_text
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cpsolver(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cpsolver", *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        timeout=120,
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["endgame", "examples/level50.txt"],
+        ["endgame", "--landlord", "568JQ", "--peasant1", "4TQKB", "--peasant2", "37JA2"],
+        ["solve", "examples/spring.txt"],
+    ],
+    ids=["two players", "three players", "spring"],
+)
+def test_a_gzipped_proof_is_the_proof_compressed_and_verifies(
+    tmp_path: Path, command: list[str]
+) -> None:
+    plain, packed = tmp_path / "proof.json", tmp_path / "proof.json.gz"
+    for path in (plain, packed):
+        assert cpsolver(*command, "--proof", str(path)).returncode in (0, 1)
+    assert packed.read_bytes()[:2] == b"\x1f\x8b"
+    unpacked = json.loads(gzip.decompress(packed.read_bytes()))
+    written = json.loads(plain.read_text())
+    # Two runs: the same proof, but for the statistics' times.
+    assert {**unpacked, "stats": None} == {**written, "stats": None}
+    for path in (plain, packed):
+        done = cpsolver("verify", str(path), "--json")
+        assert done.returncode == 0 and json.loads(done.stdout)["valid"], done.stderr
+    assert cpsolver("show", str(packed)).returncode == 0
+
+
+def test_the_same_document_compresses_to_the_same_bytes(tmp_path: Path) -> None:
+    """No time stamp in the gzip header: a proof rewritten unchanged is the same file."""
+    text = (ROOT / "examples" / "spring.json").read_text()
+    first, second = tmp_path / "a.json.gz", tmp_path / "b.json.gz"
+    for path in (first, second):
+        write_text(str(path), text)
+    assert first.read_bytes() == second.read_bytes()
+    assert gzip.decompress(first.read_bytes()).decode() == text
+
+
+def test_a_gzip_bomb_is_refused_at_the_cap_without_unpacking_it(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.json.gz"
+    bomb.write_bytes(gzip.compress(b" " * (3 << 20)))  # 3 MiB of spaces in a few KB
+    done = cpsolver("verify", str(bomb), env={"CPSOLVER_LIMIT_PROOF": str(1 << 20)})
+    assert done.returncode == 2
+    expected = (
+        f"Error: {bomb}: unpacks to over the 1 MiB limit for a proof "
+        "(set CPSOLVER_LIMIT_PROOF to raise it)"
+    )
+    assert done.stderr.strip().splitlines() == [expected]
+
+
+@pytest.mark.parametrize("cut", [10, 200])
+def test_a_truncated_or_broken_gzip_file_is_one_line_and_exit_2(tmp_path: Path, cut: int) -> None:
+    whole = gzip.compress(
+        json.dumps({"format": "cpsolver-strategy", "x": os.urandom(999).hex()}).encode()
+    )
+    assert len(whole) > cut
+    broken = tmp_path / "cut.json.gz"
+    broken.write_bytes(whole[:cut])
+    done = cpsolver("verify", str(broken))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "gzip" in done.stderr
