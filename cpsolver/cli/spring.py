@@ -253,7 +253,7 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     document: dict[str, Any] | None = None
     walked = 0
     try:
-        document = read_proof(text)
+        document = read_proof(parsed)  # parsed above, within the reading layer's limits
     except NotAProofError as error:  # the wrong input, not a proof that fails its check
         raise BadInput(f"{source_name(files[-1])}: {error}") from None
     except CpsolverError as error:

@@ -13,6 +13,7 @@ the fifteen ranks.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -242,9 +243,11 @@ class Hand(Pictured):
         return Hand(a + b for a, b in zip(self.counts, other.counts))
 
     def __sub__(self, other: Hand) -> Hand:
-        if not other <= self:
+        counts = tuple(map(operator.sub, self.counts, other.counts))
+        # What is left of a hand is a hand, unless something was taken that was not there.
+        if min(counts) < 0:
             raise HandError(f"cannot take {other} out of {self}")
-        return Hand(a - b for a, b in zip(self.counts, other.counts))
+        return Hand.trusted(counts, self._size - other._size)
 
     def __str__(self) -> str:
         return "".join(RANK_SYMBOLS[r] * c for r, c in enumerate(self.counts))

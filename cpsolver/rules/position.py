@@ -109,18 +109,23 @@ class Position:
         return 0 if player == 0 else 1
 
     def after(self, play: Play | None) -> Position | None:
-        """The position after a legal ``play`` (None: a pass); None when it empties the mover's hand."""
+        """The position after a legal ``play`` (None: a pass); None when it empties the mover's hand.
+
+        The caller vouches that the move is legal here (the checkers test that
+        first): a legal move from a valid position leads to a valid one, so it
+        is not checked again.
+        """
         turn = self.turn
         following = (turn + 1) % self.players
         if play is None:
             if following == self.by:  # everyone else passed: the table is cleared
-                return Position(self.hands, following)
-            return Position(self.hands, following, self.table, self.by)
+                return _made(self.hands, following, None, None)
+            return _made(self.hands, following, self.table, self.by)
         left = self.hands[turn] - play.cards
         if not left:
             return None
         hands = self.hands[:turn] + (left,) + self.hands[turn + 1 :]
-        return Position(hands, following, play, turn)
+        return _made(hands, following, play, turn)
 
     def side_name(self, side: int) -> str:
         """How a side is called in this position: see :func:`side_name`."""
@@ -130,6 +135,20 @@ class Position:
         """The hands of the other side."""
         side = self.side_of(player)
         return [p for p in range(self.players) if self.side_of(p) != side]
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _made(hands: tuple[Hand, ...], turn: int, table: Play | None, by: int | None) -> Position:
+    """A position known to be valid, made without checking it again (a frozen dataclass's way)."""
+    found: Position = _new(Position)
+    _set(found, "hands", hands)
+    _set(found, "turn", turn)
+    _set(found, "table", table)
+    _set(found, "by", by)
+    return found
 
 
 def side_name(side: int, players: int) -> str:

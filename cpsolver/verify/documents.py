@@ -92,16 +92,21 @@ def not_a_proof(document: Any) -> str | None:
     return None
 
 
-def read_proof(text: str) -> dict[str, Any]:
+def read_proof(text: str | Any) -> dict[str, Any]:
     """Parse a proof, certificate or strategy document and check it against its schema.
 
-    A deal, position or game record is :class:`NotAProofError`: the wrong
-    input, which no schema message would make plain.
+    ``text`` may be the JSON already parsed (through the reading layer), so
+    that a large strategy is not read twice. A deal, position or game record
+    is :class:`NotAProofError`: the wrong input, which no schema message would
+    make plain.
     """
-    try:
-        document = loads_json(text, "proof")
-    except InputError as error:
-        raise ProofFormatError(str(error)) from None
+    if isinstance(text, (str, bytes)):
+        try:
+            document = loads_json(text, "proof")
+        except InputError as error:
+            raise ProofFormatError(str(error)) from None
+    else:
+        document = text
     other = not_a_proof(document)
     if other is not None:
         raise NotAProofError(f"this is {other}, not a proof, certificate or strategy")
