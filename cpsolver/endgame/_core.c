@@ -1223,6 +1223,108 @@ done:
     return answer;
 }
 
+/* The strategy's nodes breadth first from the root, the proof's order: for each,
+ * (hands, turn, table, by, plan, edges), edges being (move, the child's row or -1). */
+static PyObject *strategy_rows(Core *self, State root) {
+    Map seen;
+    if (map_init(&seen, 1024)) return PyErr_NoMemory();
+    State *queue = malloc(sizeof(State) * 1024);
+    size_t queued = 0, room = 1024;
+    PyObject *rows = PyList_New(0);
+    PyObject *answer = NULL;
+    if (!queue || !rows) goto done;
+    u64 words[4];
+    state_words(&root, words);
+    if (map_put(&seen, words[0], words[1], words[2], words[3], 0)) goto done;
+    queue[queued++] = root;
+    for (size_t at = 0; at < queued; at++) {
+        State st = queue[at];
+        int failed;
+        int32_t result = settled_entry(self, &st, &failed);
+        if (failed) goto done;
+        PyObject *plan = NULL, *edges = NULL;
+        if (result < PASS && result != LOSS) {
+            size_t offset = (size_t)(-2 - (int64_t)result);
+            int length = self->plans.data[offset];
+            plan = PyTuple_New(length);
+            edges = PyTuple_New(0);
+            for (int i = 0; plan && i < length; i++)
+                PyTuple_SET_ITEM(plan, i, PyLong_FromLong(self->plans.data[offset + 1 + i]));
+        } else {
+            size_t base = self->scratch.len;
+            if (result != LOSS) {
+                if (ints_push(&self->scratch, result)) goto done;
+            } else {
+                int64_t v = moves_of(self, st.hands[st.turn], st.table);
+                if (v < 0 || ints_reserve(&self->scratch, span_length(v) + 1)) goto done;
+                memcpy(&self->scratch.data[base], &self->arena.data[span_offset(v)], span_length(v) * sizeof(int32_t));
+                self->scratch.len += span_length(v);
+                if (st.table != NO_TABLE) self->scratch.data[self->scratch.len++] = PASS;
+            }
+            plan = PyTuple_New(0);
+            edges = PyTuple_New((Py_ssize_t)(self->scratch.len - base));
+            for (size_t i = base; plan && edges && i < self->scratch.len; i++) {
+                int move = self->scratch.data[i];
+                State child;
+                long row = -1;
+                if (successor(self, &st, move, &child)) {
+                    state_words(&child, words);
+                    Slot *s = map_find(&seen, words[0], words[1], words[2], words[3]);
+                    if (s) {
+                        row = (long)s->v;
+                    } else {
+                        if (queued == room) {
+                            State *grown = realloc(queue, sizeof(State) * room * 2);
+                            if (!grown) {
+                                PyErr_NoMemory();
+                                break;
+                            }
+                            queue = grown;
+                            room *= 2;
+                        }
+                        row = (long)queued;
+                        queue[queued++] = child;
+                        if (map_put(&seen, words[0], words[1], words[2], words[3], row)) {
+                            PyErr_NoMemory();
+                            break;
+                        }
+                    }
+                }
+                PyTuple_SET_ITEM(edges, (Py_ssize_t)(i - base), Py_BuildValue("(il)", move, row));
+            }
+            self->scratch.len = base;
+        }
+        PyObject *hands = self->players == 2 ? Py_BuildValue("(KK)", st.hands[0], st.hands[1])
+                                             : Py_BuildValue("(KKK)", st.hands[0], st.hands[1], st.hands[2]);
+        PyObject *row = (plan && edges && hands && !PyErr_Occurred())
+                            ? Py_BuildValue("(OiiiOO)", hands, st.turn, st.table, st.by, plan, edges)
+                            : NULL;
+        Py_XDECREF(plan);
+        Py_XDECREF(edges);
+        Py_XDECREF(hands);
+        if (!row || PyList_Append(rows, row)) {
+            Py_XDECREF(row);
+            goto done;
+        }
+        Py_DECREF(row);
+    }
+    answer = rows;
+    rows = NULL;
+done:
+    if (!answer && !PyErr_Occurred()) failure(self);
+    self->failed = 0;
+    Py_XDECREF(rows);
+    free(queue);
+    map_free(&seen);
+    return answer;
+}
+
+static PyObject *Core_strategy(Core *self, PyObject *args) {
+    State st;
+    if (parse_state(self, args, &st)) return NULL;
+    return strategy_rows(self, st);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The Python type                                                           */
 
@@ -1582,6 +1684,9 @@ static PyMethodDef Core_methods[] = {
     {"plays", (PyCFunction)Core_plays, METH_VARARGS, "plays(hand): every play in a packed hand."},
     {"answers", (PyCFunction)Core_answers, METH_VARARGS, "answers(hand, play): every play in the hand beating it."},
     {"play", (PyCFunction)Core_play, METH_VARARGS, "play(move): (pattern, top, chain, packed cards)."},
+    {"strategy", (PyCFunction)Core_strategy, METH_VARARGS,
+     "strategy(hands, turn, table, by): the won root's strategy, breadth first: "
+     "(hands, turn, table, by, plan, ((move, child row or -1), ...)) a node."},
     {"strategy_line", (PyCFunction)Core_strategy_line, METH_VARARGS,
      "strategy_line(hands, turn, table, by): (strategy nodes, principal line as (player, move) pairs)."},
     {"cards", (PyCFunction)Core_cards, METH_VARARGS, "cards(move): the packed cards of a play."},

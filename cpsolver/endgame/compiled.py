@@ -20,7 +20,7 @@ from functools import cache
 from types import ModuleType
 
 from cpsolver.endgame.budget import MemoryBudget
-from cpsolver.endgame.tree import Entry, Move, OutOfTime, State, Tree
+from cpsolver.endgame.tree import Entry, Move, OutOfTime, Row, State, Tree
 from cpsolver.rules.cards import RANK_COUNT
 from cpsolver.rules.movegen import generator
 from cpsolver.rules.patterns import KIND_ORDER, Kind, kicker_limits, patterns
@@ -161,6 +161,21 @@ class CompiledSearch(Tree):
             return bool(self._core.wins(hands, turn, table, by))
         except TimeoutError:  # the C clock ran out during long work on one hand
             raise OutOfTime from None
+
+    def strategy_rows(self, root: State) -> list[Row]:
+        """The won root's strategy breadth first, walked in C: the proof's order."""
+        try:
+            walked = self._core.strategy(*root)
+        except TimeoutError:
+            raise OutOfTime from None
+        return [
+            (
+                (hands, turn, table, by),
+                plan,
+                tuple((move, None if row < 0 else row) for move, row in edges),
+            )
+            for hands, turn, table, by, plan, edges in walked
+        ]
 
     def strategy_line(self, root: State) -> tuple[int, list[tuple[int, Move]]]:
         """The winning strategy's size in nodes and its principal line, walked in C."""

@@ -14,11 +14,9 @@ from typing import Any
 
 from cpsolver.endgame.answer import EndgameResult
 from cpsolver.endgame.packed import unpack
-from cpsolver.endgame.strategy import Edge
-from cpsolver.endgame.tree import NO_TABLE, PASS, State, Tree
+from cpsolver.endgame.tree import NO_TABLE, PASS, Move, State, Tree
 from cpsolver.io.positionformat import position_as_dict
 from cpsolver.rules.cards import rank_symbol
-from cpsolver.rules.plays import Play
 from cpsolver.rules.ruleset import RuleSet
 
 FORMAT = "cpsolver-strategy"
@@ -30,23 +28,17 @@ def build_strategy_proof(result: EndgameResult, rules: RuleSet) -> dict[str, Any
     strategy = result.strategy
     if strategy is None or result.winner is None:
         raise ValueError("only a solved position has a strategy to prove")
-    order = [strategy.root]
-    ids = {strategy.root: 0}
+    search = strategy.search
+    names = _Names(search)
     nodes: list[dict[str, Any]] = []
-    for state in order:  # grows while it is walked: breadth first from the root
-        node = strategy.nodes[state]
-        for _, child in node.edges:
-            if child is not None and child not in ids:
-                ids[child] = len(order)
-                order.append(child)
-        search = strategy.search
-        entry = _position(search, state)
-        if node.plan:
-            entry["spring"] = [_play(search.play(p)) for p in node.plan]
-        elif node.winning:
-            entry["move"] = _edge(search, node.edges[0], ids)
+    for state, plan, edges in strategy.rows():  # breadth first from the root
+        entry = names.position(state)
+        if plan:
+            entry["spring"] = [names.play(p) for p in plan]
+        elif search.side[state[1]] == result.winner:
+            entry["move"] = names.edge(edges[0])
         else:
-            entry["replies"] = [_edge(search, edge, ids) for edge in node.edges]
+            entry["replies"] = [names.edge(edge) for edge in edges]
         nodes.append(entry)
     return {
         "format": FORMAT,
@@ -60,22 +52,43 @@ def build_strategy_proof(result: EndgameResult, rules: RuleSet) -> dict[str, Any
     }
 
 
-def _play(play: Play) -> dict[str, Any]:
-    """A play as a proof names it: cards, kind and rank (the reading, where two exist)."""
-    return {"cards": str(play), "kind": play.kind.value, "rank": rank_symbol(play.rank)}
+class _Names:
+    """How a proof writes a search's hands and plays, each worked out once per proof.
 
+    A strategy meets the same few hands and plays thousands of times over;
+    spelling them once is most of what writing a large proof costs.
+    """
 
-def _edge(search: Tree, edge: Edge, ids: dict[State, int]) -> dict[str, Any]:
-    move, child = edge
-    found: dict[str, Any] = {"cards": "pass"} if move == PASS else _play(search.play(move))
-    found["next"] = None if child is None else ids[child]
-    return found
+    def __init__(self, search: Tree) -> None:
+        self.search = search
+        self._hands: dict[int, str] = {}
+        self._plays: dict[Move, dict[str, Any]] = {}
 
+    def hand(self, packed: int) -> str:
+        found = self._hands.get(packed)
+        if found is None:
+            found = self._hands[packed] = str(unpack(packed))
+        return found
 
-def _position(search: Tree, state: State) -> dict[str, Any]:
-    hands, turn, table, by = state
-    return {
-        "hands": [str(unpack(h)) for h in hands],
-        "turn": turn,
-        "table": None if table == NO_TABLE else {**_play(search.play(table)), "by": by},
-    }
+    def play(self, move: Move) -> dict[str, Any]:
+        """A play as a proof names it: cards, kind and rank (the reading, where two exist)."""
+        found = self._plays.get(move)
+        if found is None:
+            play = self.search.play(move)
+            found = {"cards": str(play), "kind": play.kind.value, "rank": rank_symbol(play.rank)}
+            self._plays[move] = found
+        return dict(found)  # a fresh object each time: documents are edited by their readers
+
+    def edge(self, edge: tuple[Move, int | None]) -> dict[str, Any]:
+        move, row = edge
+        found: dict[str, Any] = {"cards": "pass"} if move == PASS else self.play(move)
+        found["next"] = row
+        return found
+
+    def position(self, state: State) -> dict[str, Any]:
+        hands, turn, table, by = state
+        return {
+            "hands": [self.hand(h) for h in hands],
+            "turn": turn,
+            "table": None if table == NO_TABLE else {**self.play(table), "by": by},
+        }

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cpsolver.endgame.tree import PASS, Move, State, Tree
+from cpsolver.endgame.tree import PASS, Move, Row, State, Tree
 
 Edge = tuple[Move, "State | None"]  # a move and the state it leads to (None: the mover is out)
 
@@ -57,6 +57,25 @@ class Strategy:
                 stack.extend(child for _, child in node.edges if child is not None)
             self._nodes = nodes
         return self._nodes
+
+    def rows(self) -> list[Row]:
+        """The strategy breadth first from the root, the order a proof lists it in."""
+        walked = self.search.strategy_rows(self.root)
+        if walked is not None:
+            return walked
+        order = [self.root]
+        ids = {self.root: 0}
+        rows: list[Row] = []
+        for state in order:  # grows while it is walked
+            node = self.nodes[state]
+            edges: list[tuple[Move, int | None]] = []
+            for move, child in node.edges:
+                if child is not None and child not in ids:
+                    ids[child] = len(order)
+                    order.append(child)
+                edges.append((move, None if child is None else ids[child]))
+            rows.append((state, node.plan, tuple(edges)))
+        return rows
 
     def size(self) -> int:
         """How many positions the strategy has."""

@@ -18,6 +18,9 @@ PASS = -1
 Move = int  # a play's number, or PASS
 State = tuple[tuple[int, ...], int, int, int]  # packed hands, turn, table play (or NO_TABLE), by
 Entry = Move | tuple[Move, ...] | None  # the winning move, a plan that runs out, or None: a loss
+# A strategy's node as a proof lists it: its state, its plan (or ()), and its edges as
+# (move, the child's row, or None where the move empties the mover's hand).
+Row = tuple[State, tuple[Move, ...], tuple[tuple[Move, int | None], ...]]
 
 
 class OutOfTime(Exception):
@@ -80,6 +83,10 @@ class Tree:
     def evictions(self) -> tuple[int, int]:
         """(evictions, entries evicted) so far."""
         raise NotImplementedError
+
+    def strategy_rows(self, root: State) -> list[Row] | None:
+        """The won root's strategy breadth first, if this search walks it itself."""
+        return None
 
     def strategy_line(self, root: State) -> tuple[int, list[tuple[int, Move]]] | None:
         """The won root's strategy size and principal line, if this search walks them itself."""
