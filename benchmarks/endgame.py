@@ -342,6 +342,16 @@ def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--results", type=Path, help="JSON lines of measurements (resumable)")
     parser.add_argument("--markdown", type=Path, help="write the tables here at the end")
+    parser.add_argument(
+        "--page",
+        type=Path,
+        help="rewrite the tables between this page's endgame markers (docs/speed.md)",
+    )
+    parser.add_argument(
+        "--render",
+        action="store_true",
+        help="measure nothing: render the tables of --results (and --merge) only",
+    )
     parser.add_argument("--interim", type=Path, help="rewrite the tables here as they grow")
     options = parser.parse_args(argv)
     options.only = options.only or list(PARTS)
@@ -371,7 +381,7 @@ def main(argv: list[str] | None = None) -> None:
     ]
     done = load(options.results)
     records = {**merged(options.merge), **done}
-    for part, key, solver, measure in jobs(options, peers):
+    for part, key, solver, measure in [] if options.render else jobs(options, peers):
         if (part, key, solver) in done and part not in ("puzzles", "level50"):
             continue
         record = {**measure(), "commit": options.commit}
@@ -392,6 +402,19 @@ def main(argv: list[str] | None = None) -> None:
     print(tables)
     if options.markdown is not None:
         options.markdown.write_text(tables + "\n")
+    if options.page is not None:
+        options.page.write_text(on_page(options.page.read_text(), tables))
+
+
+PAGE_START = "<!-- endgame: start (python benchmarks/endgame.py --page writes these tables) -->"
+PAGE_END = "<!-- endgame: end -->"
+
+
+def on_page(page: str, tables: str) -> str:
+    """``page`` with the tables between its endgame markers replaced by ``tables``."""
+    before, rest = page.split(PAGE_START, 1)
+    _, after = rest.split(PAGE_END, 1)
+    return f"{before}{PAGE_START}\n{tables}\n{PAGE_END}{after}"
 
 
 if __name__ == "__main__":

@@ -100,6 +100,10 @@ def level50_table(records: dict[tuple[str, str, str], Record]) -> list[str]:
     return lines
 
 
+# Who "side 0" is in each part, named as every command names it.
+SIDE_ZERO = {"random": "first player wins", "small3": "landlord wins", "deals3": "landlord wins"}
+
+
 def summary_table(
     records: dict[tuple[str, str, str], Record], part: str, title: str, limit: str
 ) -> list[str]:
@@ -118,7 +122,7 @@ def summary_table(
                 verdicts[key] = record["winner"]
     lines = [
         (
-            f"| {title} | solver | done | decided | side 0 wins | median s | max s (decided) "
+            f"| {title} | solver | done | decided | {SIDE_ZERO[part]} | median s | max s (decided) "
             "| CPU s given to the undecided | disagree |"
         ),
         "|---|---|---|---|---|---|---|---|---|",

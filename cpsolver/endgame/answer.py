@@ -132,8 +132,9 @@ def solve(
     With ``all_moves``, every winning move of the player to move is found,
     each by solving the position it leads to. Same position, same answer.
     ``memory`` caps the process's resident bytes during the search (None: no
-    cap; or a :class:`MemoryBudget` of one's own): at the cap the table evicts its oldest entries, which costs time,
-    never exactness; ``stats`` counts the evictions. The verdict is None when
+    cap; or a :class:`MemoryBudget` of one's own): at the cap the table evicts entries (the
+    oldest in the Python search, those with the fewest nodes under them in the compiled
+    one), which costs time, never exactness; ``stats`` counts the evictions. The verdict is None when
     ``time_limit`` runs out, or when eviction cannot keep the search under
     the cap (``stats["stopped"]`` says which). ``core`` picks the search:
     the compiled one where it was built (``auto``), or the Python reference

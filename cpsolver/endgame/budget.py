@@ -7,6 +7,10 @@ position is finished, so the oldest are the small subtrees met first, deep
 in the search; eviction drops those and keeps the newer ones, which stand
 for the larger subtrees near the root (the costly ones to search again).
 
+The compiled core keeps its own table bounded too (half the cap) and, when
+evicting, keeps the entries with the most nodes searched under them instead
+of the newest (:mod:`cpsolver.endgame.compiled`).
+
 The resident size of the process is read every few thousand nodes (Linux);
 the first time it passes the cap, three quarters of the table's size then
 becomes its budget, and later reads only lower the budget if the process
