@@ -28,9 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 #define RANKS 15
 #define BLACK 13
@@ -108,23 +105,8 @@ static inline size_t slot_of(const Map *m, u64 a, u64 b, u64 c, u64 d) {
     return (size_t)(mix(a ^ mix(b ^ mix(c ^ mix(d)))) & (m->cap - 1));
 }
 
-/* Memory for slots: a large table on huge pages where the OS offers them, since a probe
- * into hundreds of megabytes misses the TLB as often as the cache. */
-static void *slots_alloc(size_t bytes) {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    const size_t huge = (size_t)2 << 20;
-    if (bytes >= huge) {
-        void *p = NULL;
-        if (posix_memalign(&p, huge, (bytes + huge - 1) / huge * huge)) return NULL;
-        madvise(p, (bytes + huge - 1) / huge * huge, MADV_HUGEPAGE);
-        return p;
-    }
-#endif
-    return malloc(bytes);
-}
-
 static int map_init(Map *m, size_t cap) {
-    m->slots = slots_alloc(cap * sizeof(Slot));
+    m->slots = malloc(cap * sizeof(Slot));
     if (!m->slots) return -1;
     for (size_t i = 0; i < cap; i++) m->slots[i].a = EMPTY_KEY;
     m->cap = cap;
