@@ -21,6 +21,7 @@ from cpsolver.endgame.budget import DEFAULT_MEMORY, MemoryBudget, OutOfMemory
 from cpsolver.endgame.solver import OutOfTime, Search, State, state_of
 from cpsolver.endgame.strategy import Strategy
 from cpsolver.io.memory import peak_memory_mb
+from cpsolver.io.positioncorpus import PositionDocument
 from cpsolver.rules.plays import Play
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet
@@ -69,6 +70,19 @@ class EndgameResult:
         if self.winner is None:
             found["known_first_moves"] = self.known
         return found
+
+    def answer(self, document: PositionDocument | None = None) -> dict[str, Any]:
+        """The whole answer of ``cpsolver endgame --json`` (and ``/api/endgame``).
+
+        :meth:`as_dict`, after the ``id`` and the ``expected`` winner that a
+        corpus line (``document``) carries.
+        """
+        labels: dict[str, Any] = {}
+        if document is not None and document.id is not None:
+            labels["id"] = document.id
+        if document is not None and document.expected is not None:
+            labels["expected"] = {"winner": document.expected}
+        return {**labels, **self.as_dict()}
 
 
 def solve(
