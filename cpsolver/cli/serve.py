@@ -15,7 +15,11 @@ from cpsolver.cli.base import BadInput, cli
     help="Listen here: localhost only by default; 0.0.0.0 opens the board to the network.",
 )
 @click.option(
-    "--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="Listen here."
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=8000,
+    show_default=True,
+    help="Listen here (0: any free port; the address is printed).",
 )
 @click.option("--open", "open_browser", is_flag=True, help="Open the board in a browser.")
 def serve_command(host: str, port: int, open_browser: bool) -> None:
