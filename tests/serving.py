@@ -17,21 +17,25 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 START_SECONDS = 30.0
 
 
 @contextlib.contextmanager
-def board() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """A running board: its base URL (``http://127.0.0.1:PORT``) and its process."""
+def board(env: dict[str, str] | None = None) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A running board: its base URL (``http://127.0.0.1:PORT``) and its process.
+
+    ``env`` adds to the server's environment (the reading layer's caps, say).
+    """
     process = subprocess.Popen(
         [sys.executable, "-m", "cpsolver", "serve", "--host", "127.0.0.1", "--port", "0"],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        env={**os.environ, **(env or {})},
     )
     try:
         assert process.stderr is not None
@@ -90,3 +94,32 @@ def timeless(answer: Any) -> Any:
     if isinstance(answer, list):
         return [timeless(value) for value in answer]
     return answer
+
+
+def workers(session: int) -> list[int]:
+    """The board's worker processes alive in ``session`` (the server's), from /proc."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as file:
+                fields = file.read().rsplit(b")", 1)[1].split()
+            with open(f"/proc/{entry}/cmdline", "rb") as file:
+                command = file.read()
+        except OSError:
+            continue
+        # fields[0] is the state (field 3), fields[3] the session (field 6); zombies are gone.
+        if int(fields[3]) == session and fields[0] != b"Z" and b"cpsolver.serve.worker" in command:
+            found.append(int(entry))
+    return found
+
+
+def wait_for(condition: Callable[[], bool], seconds: float) -> bool:
+    """Whether ``condition`` came true within ``seconds`` (looked at every tenth of a second)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return condition()
