@@ -65,7 +65,8 @@ function walk(document, verdict) {
       render();
     };
     if (node.spring) {
-      $("proof-node").textContent = `${mover} plays out, nobody can answer: ${node.spring.map((p) => p.cards).join(", ")}`;
+      $("proof-node").textContent = `${mover} plays out, nobody can answer: ` +
+        `${node.spring.map((p) => p.cards).join(", ")}: ${verdict.replace(/^valid: /, "")}`;
     } else if (node.move) {
       $("proof-node").textContent = `${mover} (the winning side) plays ${node.move.cards}`;
       choices.append(button(`${mover} plays ${node.move.cards}`, () => step(node.move)));

@@ -14,7 +14,7 @@ export async function openRecord(text) {
   $("record-summary").textContent = "analysing…";
   let analyses;
   try {
-    analyses = await ask("/api/analyse?timeout=60", {method: "POST", body: text}, tick);
+    analyses = await ask("/api/analyse?timeout=20", {method: "POST", body: text}, tick);
   } catch (error) {
     $("record-summary").textContent = "";
     showError(error.message);
