@@ -71,10 +71,15 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
     yield opened
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    opened.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
+    shot(opened, request.node.name)
     opened.close()
     assert not errors, errors
+
+
+def shot(page: Any, name: str) -> None:
+    """Save the page as it is now (``docs/pictures/NAME.png`` are two of these)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def ready(page: Any, url: str) -> None:
@@ -103,7 +108,7 @@ def test_a_position_entered_is_drawn_solved_and_put_in_the_url(page: Any, base: 
     page.click("#show")
     page.wait_for_selector("#board:not([hidden])")
     assert picture_drawn(page)
-    assert "hands=3KK%2C4QQ" in page.url and "turn=0" in page.url
+    assert page.url.endswith("/?hands=3KK,4QQ&turn=0")
     assert page.text_content("#summary") == "hand 0 to lead."
     page.click("#ask-endgame")
     page.wait_for_function("document.getElementById('verdict').textContent !== ''")
@@ -113,6 +118,7 @@ def test_a_position_entered_is_drawn_solved_and_put_in_the_url(page: Any, base: 
         "hand 1: pass",
         "hand 0: 3",
     ]
+    shot(page, "board-verdict")
     page.click("#line li:first-child button")  # the position after the line's first move
     page.wait_for_function("document.getElementById('summary').textContent.includes('to answer')")
     assert page.text_content("#summary") == "hand 0 played KK; hand 1 to answer."
@@ -164,6 +170,8 @@ def test_the_board_says_when_a_move_throws_the_win_away(page: Any, base: str) ->
     page.wait_for_selector("#play-moves button")
     page.click("#play-moves button:text-is('3')")
     page.wait_for_function("document.getElementById('play-warning').textContent !== ''")
+    page.wait_for_selector("#play-moves button")
+    shot(page, "board-play")
     assert page.text_content("#play-warning").startswith(
         "3 throws the win away: hand 1 wins with best play now (winning moves were KK)"
     )

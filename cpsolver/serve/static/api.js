@@ -10,7 +10,7 @@ export function queryString(query) {
   for (const [key, value] of Object.entries(query)) {
     if (value !== null && value !== undefined && value !== "") params.set(key, String(value));
   }
-  return params.toString();
+  return params.toString().replaceAll("%2C", ",");  // hands=KK3,QQ4 reads as written
 }
 
 async function call(url, options = {}) {
