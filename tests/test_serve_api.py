@@ -221,3 +221,18 @@ def test_serve_refuses_an_address_in_use() -> None:
     assert result.exit_code == 2
     assert result.stderr.startswith(f"Error: cannot listen on 127.0.0.1:{port}: ")
     assert result.stderr.count("\n") == 1
+
+
+def test_the_worker_loads_no_web_library() -> None:
+    """A solve's process holds the library, not the server's frameworks."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, cpsolver.serve.worker; "
+        "print(sorted(m for m in ('fastapi', 'starlette', 'uvicorn') if m in sys.modules))"
+    )
+    found = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert found.stdout.strip() == "[]"
