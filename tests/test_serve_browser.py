@@ -32,7 +32,7 @@ if not os.path.exists(CHROMIUM):
         "the browser tests need Chromium (apt-get install chromium)", allow_module_level=True
     )
 
-from serving import board
+from serving import board, wait_for, workers
 
 from cpsolver.cli import cli
 
@@ -51,9 +51,14 @@ DATA = Path(__file__).parent / "data"
 
 
 @pytest.fixture(scope="module")
-def base() -> Iterator[str]:
-    with board() as (url, _):
-        yield url
+def served() -> Iterator[tuple[str, int]]:
+    with board() as (url, process):
+        yield url, process.pid
+
+
+@pytest.fixture(scope="module")
+def base(served: tuple[str, int]) -> str:
+    return served[0]
 
 
 @pytest.fixture(scope="module")
@@ -252,3 +257,22 @@ def test_a_shared_link_opens_mid_trick(page: Any, base: str) -> None:
     page.click("#ask-endgame")
     page.wait_for_function("document.getElementById('verdict').textContent !== ''")
     assert page.text_content("#verdict").startswith("the ")
+
+
+def test_a_solve_is_cancelled_and_its_worker_ended(page: Any, served: tuple[str, int]) -> None:
+    base, session = served
+    deal = {  # examples/no_spring.txt, open-handed: far more than a moment's search
+        "landlord": "34455666778999QKKAA2",
+        "peasant1": "3334578889TJJQKAB",
+        "peasant2": "4567TTTJJQQKA222R",
+    }
+    ready(page, f"{base}/?{urllib.parse.urlencode(deal)}")
+    page.wait_for_selector("#board:not([hidden])")
+    page.click("#ask-endgame")
+    page.wait_for_selector("#working:not([hidden])")
+    assert wait_for(lambda: len(workers(session)) == 1, 15), "no worker started"
+    page.wait_for_function("document.getElementById('elapsed').textContent.startsWith('solving')")
+    page.click("#cancel")
+    page.wait_for_function("document.getElementById('error').textContent === 'cancelled'")
+    assert page.is_hidden("#working")
+    assert wait_for(lambda: not workers(session), 15), "the worker outlived its cancel"

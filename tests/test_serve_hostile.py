@@ -97,7 +97,7 @@ def test_json_nested_without_end_is_400(server: tuple[str, int], path: str) -> N
         "hands=KK3,QQ4&timeout=1e9",
         "hands=KK3,QQ4&timeout=-1",
         "hands=KK3,QQ4&moves=" + ",".join(["pass"] * 500),
-        "hands=" + "3" * 2000 + ",4",
+        "hands=" + "3" * 2000 + ",4",  # over the card cap (1000 bytes here): 413
         "hands=KK3,QQ4&landlord=3",
         "landlord=3&peasant1=4",
         "hands=%FF%FE,4",

@@ -20,13 +20,13 @@ from starlette.staticfiles import StaticFiles
 
 from cpsolver import __version__
 from cpsolver.io.positionformat import position_as_dict
-from cpsolver.io.reading import InputError, describe_size, limit
+from cpsolver.io.reading import describe_size, limit
 from cpsolver.pictures import svg
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.serve.jobs import Busy, Supervisor
 from cpsolver.serve.questions import (
     BODY_KINDS,
-    SOURCE,
+    TooBig,
     job_for,
     position_view,
     read_body,
@@ -35,6 +35,7 @@ from cpsolver.serve.questions import (
     read_seconds,
     read_text_position,
     rules,
+    too_big,
 )
 
 STATIC = resources.files("cpsolver.serve") / "static"
@@ -89,7 +90,7 @@ async def _read_capped(request: Request, kind: str) -> str:
     cap = limit(kind)
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > cap:
-        raise InputError(f"{SOURCE}: over the {describe_size(cap)} limit for a {kind}")
+        raise too_big(kind)
     data = bytearray()
     async for chunk in request.stream():
         data.extend(chunk)
@@ -112,8 +113,7 @@ def create_app(max_jobs: int = 2) -> FastAPI:
 
     @app.exception_handler(CpsolverError)
     async def refused(request: Request, problem: CpsolverError) -> JSONResponse:
-        status = 413 if "limit for" in str(problem) else 400
-        return error(status, str(problem))
+        return error(413 if isinstance(problem, TooBig) else 400, str(problem))
 
     @app.exception_handler(RequestValidationError)
     async def malformed(request: Request, problem: RequestValidationError) -> JSONResponse:

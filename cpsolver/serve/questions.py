@@ -44,6 +44,16 @@ class RequestError(CpsolverError):
     """A request the board cannot read: a missing or malformed parameter."""
 
 
+class TooBig(InputError):
+    """A body or parameter over the reading layer's cap for its kind (HTTP 413)."""
+
+
+def too_big(kind: str, name: str = SOURCE) -> TooBig:
+    """The refusal of ``name`` (a body, a parameter) over the cap of ``kind``."""
+    noun = "cards" if kind == "cards" else f"a {kind}"
+    return TooBig(f"{name}: over the {describe_size(limit(kind))} limit for {noun}")
+
+
 def rules() -> RuleSet:
     """The rule set the board plays."""
     return load_rules(RULES)
@@ -53,7 +63,7 @@ def read_body(data: bytes, kind: str) -> str:
     """A request body as text: at most the reading layer's cap for ``kind``, UTF-8, not empty."""
     cap = limit(kind)
     if len(data) > cap:
-        raise InputError(f"{SOURCE}: over the {describe_size(cap)} limit for a {kind}")
+        raise too_big(kind)
     text = decode(data, SOURCE)
     if not text.strip():
         raise RequestError(f"{SOURCE}: nothing in it")
@@ -63,7 +73,7 @@ def read_body(data: bytes, kind: str) -> str:
 def _cards(value: str, name: str) -> str:
     """A card parameter, within the card cap and not empty."""
     if len(value.encode("utf-8")) > limit("cards"):
-        raise InputError(f"{name}: over the {describe_size(limit('cards'))} limit for cards")
+        raise too_big("cards", name)
     if not value.strip():
         raise RequestError(f"{name}: no cards given")
     return value
