@@ -31,6 +31,7 @@ if not os.path.exists(CHROMIUM):
 from cpsolver.game.engine import replay
 from cpsolver.io.dealformat import parse_deal
 from cpsolver.pictures import svg
+from cpsolver.pictures.strategyline import line_picture
 from cpsolver.rules.cards import Deal, Hand
 from cpsolver.rules.plays import Play
 from cpsolver.rules.position import Position
@@ -87,6 +88,11 @@ def extremes() -> dict[str, str]:
         "a plan": svg.plan(SPRING, [step.play for step in solve(SPRING).plan]),
         "an answerable plan": svg.plan(
             Deal.parse("333 44", "55 2", "6 B"), [Play.parse("333"), Play.parse("44")]
+        ),
+        "a strategy's line": line_picture(
+            ["landlord", "peasant 1", "peasant 2"],
+            [(1, "3456789TJQKA"), (2, "pass"), (0, "B"), (1, "pass"), (2, "pass"), (0, "R")],
+            "The peasants win with best play; the winning move: 3456789TJQKA. A line:",
         ),
         "a record, long heading": svg.record(
             game.start_of_play,
