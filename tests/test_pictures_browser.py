@@ -99,6 +99,8 @@ def extremes() -> dict[str, str]:
             game.actions,
             game.landlord,
             "A hand of bots (seed 3), trick by trick; L is the landlord, P1 and P2 the peasants",
+            game.bottom,
+            game.auction,
         ),
     }
 

@@ -337,46 +337,76 @@ def record(
     actions: Sequence[tuple[int, Play | None]],
     landlord: int,
     heading: str = "",
+    bottom: Hand | None = None,
+    auction: Sequence[tuple[int, int]] = (),
 ) -> str:
-    """A recorded hand as a timeline: one row a trick, each action left to right."""
-    names = ["landlord" if seat == landlord else f"peasant (seat {seat})" for seat in range(3)]
-    short = ["L" if seat == landlord else f"P{seat}" for seat in range(3)]
+    """A recorded hand: the hands as play began (by role), the bottom cards and the auction,
+    then a timeline, one row a trick, each action left to right.
+
+    Seats are named by their role in this hand (L the landlord, P1 and P2 the
+    peasants in turn order), with the seat number beside.
+    """
+    order = [landlord, (landlord + 1) % 3, (landlord + 2) % 3]
+    names = {seat: f"{ROLE_NAMES[n]} (seat {seat})" for n, seat in enumerate(order)}
+    short = {seat: ("L", "P1", "P2")[n] for n, seat in enumerate(order)}
+    title = heading or "A recorded hand, trick by trick"
+    body: list[str] = [_text(10, 24, title, 15, fill=INK, font_weight="bold")]
+    widest = text_width(title, 15, bold=True) + 20
+    words = [f"{names[seat]}: {card_names(start[seat])}" for seat in order]
+    y = 36.0
+    for seat in order:  # the hands as play began
+        label = f"{short[seat]}: {names[seat]} · {counted(len(start[seat]), 'card')}"
+        colour = MARK if seat == landlord else INK
+        body.append(_text(10, y + 12, label, 11, fill=colour, font_weight="bold"))
+        body.append(
+            _tiles(10, y + 18, start[seat], SMALL, f"{names[seat]}: {card_names(start[seat])}")
+        )
+        widest = max(widest, hand_width(start[seat], SMALL) + 20, text_width(label, 11, True) + 20)
+        y += SMALL.height + 26
+    if bottom is not None or auction:
+        bids = ", ".join(f"seat {s} " + (f"bids {b}" if b else "passes") for s, b in auction)
+        parts = ["bottom cards"] if bottom is not None else []
+        said = "; ".join(parts + ([f"auction: {bids}"] if auction else []))
+        body.append(_text(10, y + 12, said, 11, fill=INK))
+        widest = max(widest, text_width(said, 11) + 20)
+        words.append(said + ("" if bottom is None else f" ({card_names(bottom)})"))
+        if bottom is not None:
+            body.append(_tiles(10, y + 18, bottom, SMALL, f"bottom cards: {card_names(bottom)}"))
+            y += SMALL.height + 26
+        else:
+            y += 20
     row = SMALL.height + 30
-    body: list[str] = []
-    widest = 0.0
-    words: list[str] = []
     cut = tricks(start, actions)
     for number, trick in enumerate(cut):
-        y = 40 + number * row
-        body.append(_text(10, y + 30, f"{number + 1}", 12, fill="#777777"))
+        top = y + number * row
+        body.append(_text(10, top + 30, f"{number + 1}", 12, fill="#777777"))
         x = 40.0
         for action in trick:
             who = f"seat {action.seat}, {names[action.seat]}"
             if action.play is None:
-                words.append(f"{who} passes")
-                body.append(_text(x, y + 12, short[action.seat], 11, fill=INK, font_weight="bold"))
+                words.append(f"{names[action.seat]} passes")
+                body.append(
+                    _text(x, top + 12, short[action.seat], 11, fill=INK, font_weight="bold")
+                )
                 body.append(
                     f"<g><title>{escape(who)} passes</title>"
-                    + _text(x, y + 34, "pass", 12, fill="#999999", font_style="italic")
+                    + _text(x, top + 34, "pass", 12, fill="#999999", font_style="italic")
                     + "</g>"
                 )
                 x += 44
                 continue
-            words.append(f"{who}: {card_names(action.play)}")
+            words.append(f"{names[action.seat]}: {card_names(action.play)}")
             colour = MARK if action.seat == landlord else INK
             label = f"{short[action.seat]} · {action.left} left"
-            body.append(_text(x, y + 12, label, 11, fill=colour, font_weight="bold"))
-            body.append(_tiles(x, y + 18, action.play, SMALL, f"{who}: {card_names(action.play)}"))
+            body.append(_text(x, top + 12, label, 11, fill=colour, font_weight="bold"))
+            body.append(
+                _tiles(x, top + 18, action.play, SMALL, f"{who}: {card_names(action.play)}")
+            )
             x += max(hand_width(action.play, SMALL), 70) + 14
-        widest = max(widest, x)
-    head = _text(
-        10, 24, heading or "A recorded hand, trick by trick", 15, fill=INK, font_weight="bold"
-    )
-    heading_width = text_width(heading or "A recorded hand, trick by trick", 15, bold=True)
-    width = max(widest + 10, 420, math.ceil(heading_width) + 20)
-    height = 40 + len(cut) * row + 6
+        widest = max(widest, x + 10)
+    height = y + len(cut) * row + 6
     return _svg(
-        width, height, f"{heading or 'A recorded hand'}. " + "; ".join(words), [head, *body]
+        max(widest, 420), height, f"{heading or 'A recorded hand'}. " + "; ".join(words), body
     )
 
 
