@@ -35,6 +35,7 @@ from cpsolver.pictures.strategyline import line_picture
 from cpsolver.rules.cards import Deal, Hand
 from cpsolver.rules.plays import Play
 from cpsolver.rules.position import Position
+from cpsolver.spring.cpsat.explain import explain
 from cpsolver.spring.search import solve
 
 ROOT = Path(__file__).parent.parent
@@ -88,6 +89,13 @@ def extremes() -> dict[str, str]:
         "a plan": svg.plan(SPRING, [step.play for step in solve(SPRING).plan]),
         "an answerable plan": svg.plan(
             Deal.parse("333 44", "55 2", "6 B"), [Play.parse("333"), Play.parse("44")]
+        ),
+        "an explanation": svg.explanation(
+            NO_SPRING,
+            {
+                rank: [(c.play, c.answers) for c in found]
+                for rank, found in explain(NO_SPRING).carriers.items()
+            },
         ),
         "a strategy's line": line_picture(
             ["landlord", "peasant 1", "peasant 2"],

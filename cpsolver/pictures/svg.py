@@ -296,7 +296,7 @@ def explanation(
     ``carriers`` maps a blocking rank to (play, answers) pairs, as in
     :func:`cpsolver.pictures.terminal.explanation_view`.
     """
-    row = SMALL.height + 34
+    row = LARGE.height + 30  # the carriers as large as the blocking card: readable when scaled
     body: list[str] = []
     words: list[str] = []
     y = 44.0
@@ -312,12 +312,12 @@ def explanation(
             else:
                 note = "safe, rest uncoverable"
                 words.append(f"{card_names(card)} in {play}: safe, but the rest cannot be covered")
-            body.append(_tiles(x, y, play, SMALL, f"{card_names(play)} ({play.kind.value})"))
+            body.append(_tiles(x, y, play, LARGE, f"{card_names(play)} ({play.kind.value})"))
             colour = MARK if answers else FELT
-            body.append(_text(x, y + SMALL.height + 14, note, 11, fill=colour))
-            x += max(hand_width(play, SMALL), 7 * len(note)) + 18
+            body.append(_text(x, y + LARGE.height + 16, note, 13, fill=colour))
+            x += max(hand_width(play), math.ceil(text_width(note, 13))) + 22
         widest = max(widest, x)
-        y += max(row, LARGE.height + 14)
+        y += row
     blocking = " ".join(rank_symbol(r) for r in carriers)
     head = _text(
         14,
