@@ -166,3 +166,14 @@ def test_more_solves_than_workers_are_told_busy(server: tuple[str, int]) -> None
             connection.close()
     assert wait_for(lambda: not workers(session), 15)
     still_up(base)
+
+
+def test_a_request_for_another_host_name_is_refused(server: tuple[str, int]) -> None:
+    """A page elsewhere that points its own name at 127.0.0.1 (DNS rebinding) is not answered."""
+    base, _ = server
+    host, port = urllib.parse.urlsplit(base).netloc.split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(b"GET /api/endgame?hands=KK3,QQ4 HTTP/1.1\r\nHost: evil.example\r\n\r\n")
+        answer = connection.recv(200).decode()
+    assert answer.startswith("HTTP/1.1 400"), answer
+    still_up(base)

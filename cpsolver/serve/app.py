@@ -10,12 +10,14 @@ read but the page's own.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from importlib import resources
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.staticfiles import StaticFiles
 
 from cpsolver import __version__
@@ -99,14 +101,23 @@ async def _read_capped(request: Request, kind: str) -> str:
     return read_body(bytes(data), kind)
 
 
-def create_app(max_jobs: int = 2) -> FastAPI:
-    """The board's app; ``max_jobs`` solves may run at once."""
+def create_app(max_jobs: int = 2, hosts: Sequence[str] | None = None) -> FastAPI:
+    """The board's app; ``max_jobs`` solves may run at once.
+
+    ``hosts`` are the only Host headers it answers (None: any), so that a web
+    page elsewhere cannot reach a board on localhost through a name of its own.
+    No page of it loads anything from the network (FastAPI's /docs would: it is off).
+    """
     app = FastAPI(
         title="cpsolver board",
         version=__version__,
         description="Dou Dizhu deals and positions solved exactly: the JSON the CLI's --json "
         "prints, for the same input.",
+        docs_url=None,
+        redoc_url=None,
     )
+    if hosts is not None:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))
     supervisor = Supervisor(max_jobs)
     app.state.supervisor = supervisor
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")

@@ -15,6 +15,7 @@ from cpsolver.serve.app import create_app
 # more connections than this are refused rather than queued without end.
 LIMIT_CONCURRENCY = 64
 KEEP_ALIVE = 5  # seconds an idle connection is kept
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")  # a board bound here answers only these names
 
 
 def url_of(host: str, port: int) -> str:
@@ -43,7 +44,7 @@ def run(host: str, port: int, open_browser: bool = False) -> None:
     """
     sock = listen(host, port)
     config = uvicorn.Config(
-        create_app(),
+        create_app(hosts=LOOPBACK if host in LOOPBACK else None),
         host=host,
         port=port,
         log_level="warning",
