@@ -37,11 +37,12 @@ def pictures() -> dict[str, str]:
     game = bot_game(GAME_SEED, 0)
     assert game.landlord is not None, "the seeded hand is played, not thrown in"
     heading = f"A hand of bots (seed {GAME_SEED}), trick by trick; L is the landlord"
+    played = (game.start_of_play, game.actions, game.landlord, heading, game.bottom, game.auction)
     return {
         "deal": svg.deal(spring),
         "plan": svg.plan(spring, [step.play for step in solve(spring).plan]),
         "explanation": svg.explanation(no_spring, carriers),
-        "record": svg.record(game.start_of_play, game.actions, game.landlord, heading),
+        "record": svg.record(*played),
     }
 
 

@@ -57,7 +57,14 @@ def pictures() -> dict[str, str]:
             Deal.parse("333 44", "55", "6"), [Play.parse("333"), Play.parse("44")]
         ),
         "explanation": svg.explanation(NO_SPRING, carriers),
-        "record": svg.record(game.start_of_play, game.actions, game.landlord, "a recorded hand"),
+        "record": svg.record(
+            game.start_of_play,
+            game.actions,
+            game.landlord,
+            "a recorded hand",
+            game.bottom,
+            game.auction,
+        ),
     }
 
 

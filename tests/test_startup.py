@@ -24,6 +24,9 @@ HEAVY = (
     "rlcard",
     "numpy",
     "pandas",
+    "fastapi",
+    "starlette",
+    "uvicorn",
 )
 
 PROBE = """

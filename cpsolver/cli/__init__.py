@@ -32,6 +32,7 @@ COMMANDS = {
     "odds": "odds",
     "puzzle": "puzzle",
     "rules": "rules",
+    "serve": "serve",
     "show": "show",
     "solve": "spring",
     "verify": "spring",

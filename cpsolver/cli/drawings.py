@@ -206,7 +206,7 @@ def draw_record(record: dict[str, Any], number: int, rules: RuleSet) -> Drawing:
             ),
             terminal.record_view(start, actions, landlord, names),
         ],
-        [svg.record(start, actions, landlord, heading)],
+        [svg.record(start, actions, landlord, heading, game.bottom, game.auction)],
         {
             "what": "record",
             "result": result,

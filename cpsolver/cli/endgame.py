@@ -198,12 +198,7 @@ def endgame_command(
             html_path = None
         write_pictures(svg_path, html_path, "Open-hand position", drawing.pictures, text)
     if as_json:
-        labels: dict[str, object] = {}
-        if document.id is not None:
-            labels["id"] = document.id
-        if document.expected is not None:
-            labels["expected"] = {"winner": document.expected}
-        emit_json({**labels, **result.as_dict()})
+        emit_json(result.answer(document))
         if document.expected is not None and result.winner not in (None, document.expected):
             # As solve does: a verdict other than the one expected is said, on stderr.
             click.echo(agreement(document.position, document.expected, result.winner), err=True)

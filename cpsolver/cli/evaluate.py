@@ -16,7 +16,7 @@ from cpsolver.cli.options import (
     common_options,
 )
 from cpsolver.cli.output import emit_json, with_progress
-from cpsolver.io.reading import InputError, loads_json, source_name
+from cpsolver.io.reading import loads_records, source_name
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.io.words import counted
 from cpsolver.io.writing import open_output, write_line
@@ -27,25 +27,7 @@ def read_records(path: str) -> list[dict[str, Any]]:
     """JSON objects from a file or stdin: one JSON document, or JSON lines."""
     from cpsolver.cli.inputs import read_source
 
-    text = read_source(path, "record")
-    source = source_name(path)
-    try:
-        items = [
-            loads_json(line, source, number)
-            for number, line in enumerate(text.splitlines(), 1)
-            if line.strip()
-        ]
-    except InputError as error:
-        try:  # one document over several lines
-            items = [loads_json(text, source)]
-        except InputError:
-            raise error from None
-    if not items:
-        raise BadInput(f"{path}: nothing in it")
-    for number, item in enumerate(items, 1):
-        if not isinstance(item, dict):
-            raise BadInput(f"{path}: item {number} is not a JSON object")
-    return items
+    return loads_records(read_source(path, "record"), source_name(path), path)
 
 
 def _agent_spec(ctx: click.Context, param: click.Parameter, value: str) -> str:

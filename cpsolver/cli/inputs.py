@@ -16,13 +16,12 @@ from dataclasses import dataclass
 import click
 
 from cpsolver.cli.base import BadInput
-from cpsolver.io.dealformat import DealDocument, parse_deal_document
+from cpsolver.io.dealformat import DealDocument
 from cpsolver.io.positioncorpus import (
     PositionDocument,
+    deal_document_of,
     parse_position_document,
-    position_as_deal,
 )
-from cpsolver.io.positionformat import is_position_text
 from cpsolver.io.reading import read_text, source_name
 from cpsolver.rules.cards import Deal, Hand
 from cpsolver.rules.errors import CpsolverError
@@ -140,14 +139,6 @@ def read_deal_document(source: str | None, flags: HandFlags) -> DealDocument:
             "(or --hand three times, in turn order)"
         )
     return DealDocument(Deal.parse(*cards))
-
-
-def deal_document_of(text: str, source: str) -> DealDocument:
-    """The deal a file's text holds, in any deal form or as a position that is a deal."""
-    if is_position_text(text):
-        found = parse_position_document(text, source=source)
-        return DealDocument(position_as_deal(found.position, source), found.id)
-    return parse_deal_document(text, source)
 
 
 def read_landlord_cards(text: str, name: str) -> tuple[str, DealDocument | None]:

@@ -40,7 +40,7 @@ from cpsolver.io.reading import InputError, loads_json, source_name
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.io.writing import write_text
 from cpsolver.rules.errors import CpsolverError
-from cpsolver.rules.position import side_wins
+from cpsolver.rules.position import Position, side_wins
 from cpsolver.rules.ruleset import RuleSet
 
 
@@ -90,6 +90,7 @@ def draw_checked(text: str, rules: RuleSet) -> Drawing:
         said = side_wins(document["winner"], position.players)
         drawing.title = f"{said.capitalize()} with best play"
         drawing.page = explorer_page(document, position, drawing.pictures[0])
+        drawing.pictures.append(_line_picture(document, position, said))
         drawing.renderables.insert(
             0, heading(f"{drawing.title}: a strategy of this position, checked")
         )
@@ -106,6 +107,18 @@ def draw_checked(text: str, rules: RuleSet) -> Drawing:
             draw_explanation(drawing, deal, rules)
     drawing.data["valid"] = True
     return drawing
+
+
+def _line_picture(document: dict[str, Any], position: Position, said: str) -> str:
+    """A checked strategy's winning move (when the winner is to move) and its line, drawn."""
+    from cpsolver.pictures.annotate import ROLE_NAMES
+    from cpsolver.pictures.strategyline import line_picture, strategy_line
+
+    line = strategy_line(document)
+    names = ROLE_NAMES if position.players == 3 else ("hand 0", "hand 1")
+    winner_moves = position.side_of(position.turn) == document["winner"]
+    move = f"; the winning move: {line[0][1]}" if winner_moves and line else ""
+    return line_picture(names, line, f"{said.capitalize()} with best play{move}. A line:")
 
 
 def draw(text: str, rules: RuleSet, solve: bool, source: str = "input") -> list[Drawing]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from cpsolver.cli.base import BadInput, F, cli
+from cpsolver.cli.base import F, cli
 from cpsolver.cli.drawings import (
     draw_deal,
     draw_explanation,
@@ -25,14 +25,12 @@ from cpsolver.cli.options import (
     timeout_option,
 )
 from cpsolver.cli.output import emit_json, play_line, plays_phrase, shown, write_json
-from cpsolver.io.dealformat import DealDocument, parse_deal
-from cpsolver.io.positionformat import parse_position
-from cpsolver.io.reading import InputError, loads_json, source_name
+from cpsolver.io.dealformat import DealDocument
+from cpsolver.io.reading import source_name
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.io.words import counted
 from cpsolver.io.writing import write_text
 from cpsolver.rules.cards import Deal, rank_symbol
-from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.movegen import generator
 from cpsolver.rules.position import side_wins
 from cpsolver.rules.ruleset import RuleSet
@@ -40,9 +38,8 @@ from cpsolver.spring import cpsat
 from cpsolver.spring.engines import DEFAULT_ENGINE, ENGINES, solve_with
 from cpsolver.spring.proof import build_proof
 from cpsolver.spring.result import OBJECTIVES, SpringResult, Verdict
-from cpsolver.verify.check import check_document
+from cpsolver.verify.answer import proof_summary, verify_text
 from cpsolver.verify.cnf import ENCODER
-from cpsolver.verify.documents import NotAProofError, read_proof
 
 if TYPE_CHECKING:  # OR-Tools comes with the explanation; only explain loads it
     from cpsolver.spring.cpsat.explain import Explanation
@@ -173,7 +170,7 @@ def solve_command(
             draw_plan(drawing, position, [step.play for step in result.plan], rules)
         write_pictures(svg_path, html_path, "Spring plan", drawing.pictures, _report(result))
     if as_json:
-        emit_json({**_labels(document), **result.as_dict()})
+        emit_json(result.answer(document))
     else:
         if document.id is not None:
             click.echo(shown(f"deal {document.id}"), err=proof_path == "-")
@@ -239,33 +236,12 @@ def verify_command(files: tuple[str, ...], as_json: bool, rules_name: str) -> No
     text = read_source(files[-1], "proof")
     if deal_text is not None and '"format"' in deal_text and '"format"' not in text:
         raise click.UsageError("give the DEAL first, then the PROOF")
-    try:
-        parsed = loads_json(text, f"{source_name(files[-1])}: not a proof")
-    except InputError as error:
-        other = _text_kind(text, rules)
-        if other is not None:
-            raise BadInput(
-                f"{source_name(files[-1])}: this is {other}, not a proof, certificate or strategy"
-            ) from None
-        raise BadInput(str(error)) from None
-    if not isinstance(parsed, dict):
-        raise BadInput(f"{files[-1]}: not a proof: a proof is a JSON object")
-    document: dict[str, Any] | None = None
-    walked = 0
-    try:
-        document = read_proof(parsed)  # parsed above, within the reading layer's limits
-    except NotAProofError as error:  # the wrong input, not a proof that fails its check
-        raise BadInput(f"{source_name(files[-1])}: {error}") from None
-    except CpsolverError as error:
-        failure: str | None = str(error)
-    else:
-        failure, walked = check_document(document, deal_text, rules)
+    answer = verify_text(text, deal_text, rules, source_name(files[-1]))
+    failure = answer.failure
     if as_json:
-        emit_json(
-            {"valid": failure is None, "failure": failure, **_proof_summary(document, walked)}
-        )
+        emit_json(answer.as_dict())
     elif failure is None:
-        click.echo(f"valid: {_proof_words(document, walked)}")
+        click.echo(f"valid: {_proof_words(answer.document, answer.walked)}")
     else:
         click.echo(f"invalid: {failure}")
     sys.exit(0 if failure is None else 1)
@@ -278,38 +254,8 @@ def _stat(value: int, name: str) -> str:
     return counted(value, single, plural)
 
 
-def _text_kind(text: str, rules: RuleSet) -> str | None:
-    """``a deal`` or ``a position`` if ``text`` (no JSON) reads as one, else None."""
-    keys = {line.split("#", 1)[0].split(":")[0].strip().lower() for line in text.splitlines()}
-    # As show reads them: a turn or table line makes landlord:/peasant1: lines a position.
-    is_position = any(key.startswith("hand") for key in keys) or keys & {"turn", "table"}
-    try:
-        if is_position:
-            parse_position(text, rules)
-        else:
-            parse_deal(text)
-    except CpsolverError:
-        return None
-    return "a position" if is_position else "a deal"
-
-
-def _proof_summary(document: Any, walked: int = 0) -> dict[str, Any]:
-    """What a valid document proves; a strategy's size is the positions its check walked."""
-    if document is None:
-        return {}
-    if document.get("format") == "cpsolver-strategy":
-        return {"winner": document["winner"], "nodes": walked}
-    if document.get("format") == "cpsolver-certificate":
-        return {
-            "verdict": "no_spring",
-            "blocking": document["blocking"],
-            "lemmas": len(document["proof"]),
-        }
-    return {"verdict": "spring", "steps": len(document["plan"])}
-
-
 def _proof_words(document: Any, walked: int) -> str:
-    summary = _proof_summary(document, walked)
+    summary = proof_summary(document, walked)
     if "winner" in summary:
         players = len(document["position"]["hands"])
         return (

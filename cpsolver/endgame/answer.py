@@ -22,6 +22,7 @@ from cpsolver.endgame.solver import OutOfTime, Search, State, state_of
 from cpsolver.endgame.strategy import Strategy
 from cpsolver.endgame.tree import Tree
 from cpsolver.io.memory import peak_memory_mb
+from cpsolver.io.positioncorpus import PositionDocument
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.plays import Play
 from cpsolver.rules.position import Position
@@ -117,6 +118,19 @@ class EndgameResult:
     def promising(self) -> str | None:
         """With no verdict: the unsettled first move the search was trying, its best hope."""
         return self.unresolved[0] if self.unresolved else None
+
+    def answer(self, document: PositionDocument | None = None) -> dict[str, Any]:
+        """The whole answer of ``cpsolver endgame --json`` (and ``/api/endgame``).
+
+        :meth:`as_dict`, after the ``id`` and the ``expected`` winner that a
+        corpus line (``document``) carries.
+        """
+        labels: dict[str, Any] = {}
+        if document is not None and document.id is not None:
+            labels["id"] = document.id
+        if document is not None and document.expected is not None:
+            labels["expected"] = {"winner": document.expected}
+        return {**labels, **self.as_dict()}
 
 
 def solve(

@@ -270,7 +270,9 @@ class Game:
         if self.landlord is None or not self.start_of_play:
             names = [f"seat {seat}" for seat in range(3)]
             return svg.table(self.hands, names, f"the auction ({self.phase})", title="A hand")
-        return svg.record(self.start_of_play, self.actions, self.landlord, self.origin)
+        return svg.record(
+            self.start_of_play, self.actions, self.landlord, self.origin, self.bottom, self.auction
+        )
 
     def _repr_html_(self) -> str:
         from cpsolver.pictures import svg

@@ -22,9 +22,11 @@ from itertools import chain
 from typing import Any
 
 from cpsolver.io.corpus import corpus_id, numbered, parse_line, read_entries
+from cpsolver.io.dealformat import DealDocument, parse_deal_document
 from cpsolver.io.positionformat import (
     ENTRY_KEYS,
     PositionFormatError,
+    is_position_text,
     parse_position,
     position_as_dict,
     position_from_dict,
@@ -200,3 +202,11 @@ def detect_question(
             question = "endgame" if is_position_line(item[1]) else "spring"
             return question, chain(seen, rest)
     return "spring", iter(seen)
+
+
+def deal_document_of(text: str, source: str) -> DealDocument:
+    """The deal a file's text holds, in any deal form or as a position that is a deal."""
+    if is_position_text(text):
+        found = parse_position_document(text, source=source)
+        return DealDocument(position_as_deal(found.position, source), found.id)
+    return parse_deal_document(text, source)

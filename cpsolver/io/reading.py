@@ -292,6 +292,31 @@ def loads_json(text: str | bytes, source: str, line: int | None = None) -> Any:
     return value
 
 
+def loads_records(text: str, source: str, label: str | None = None) -> list[dict[str, Any]]:
+    """JSON objects from a record file's text: one JSON document, or JSON lines.
+
+    ``label`` names the input in the messages about its items (``source`` by default).
+    """
+    label = source if label is None else label
+    try:
+        items = [
+            loads_json(line, source, number)
+            for number, line in enumerate(text.splitlines(), 1)
+            if line.strip()
+        ]
+    except InputError as error:
+        try:  # one document over several lines
+            items = [loads_json(text, source)]
+        except InputError:
+            raise error from None
+    if not items:
+        raise InputError(f"{label}: nothing in it")
+    for number, item in enumerate(items, 1):
+        if not isinstance(item, dict):
+            raise InputError(f"{label}: item {number} is not a JSON object")
+    return items
+
+
 def loads_toml(text: str, source: str) -> dict[str, Any]:
     """Parse TOML with the digit and depth limits; every failure is :class:`InputError`."""
     try:

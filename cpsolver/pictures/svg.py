@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from xml.sax.saxutils import escape, quoteattr
 
@@ -40,6 +41,27 @@ class _Size:
 
 LARGE = _Size(36, 52, 18, 6, 14)
 SMALL = _Size(24, 34, 12, 4, 10)
+
+
+def text_width(content: str, size: float, bold: bool = False) -> float:
+    """An upper estimate of the width ``content`` takes at ``size`` px, so no picture cuts it off.
+
+    No font is measured (a picture fetches none): capitals and m, w take
+    0.8 em, narrow letters and punctuation 0.36 em, the rest 0.64 em, a tenth
+    more in bold; DejaVu Sans, Verdana and Arial all fit inside.
+
+    >>> round(text_width("peasant 1 (to move) · 1 card", 14, bold=True))
+    240
+    """
+    em = 0.0
+    for char in content:
+        if char.isupper() or char in "mw%@":
+            em += 0.8
+        elif char in " il.,:;'|!()·":
+            em += 0.36
+        else:
+            em += 0.64
+    return em * size * (1.1 if bold else 1.0)
 
 
 def card_names(cards: Hand | Play) -> str:
@@ -126,10 +148,15 @@ def hand(cards: Hand | Play, label: str | None = None) -> str:
     return _svg(width, LARGE.height + 16, title, [_tiles(8, 8, cards, LARGE, title)])
 
 
+def _hand_label(name: str, cards: Hand, note: str = "") -> str:
+    """A hand's heading: ``peasant 1 (to move) · 4 cards``."""
+    return f"{name} · {counted(len(cards), 'card')}{note}"
+
+
 def _hand_block(x: float, y: float, name: str, cards: Hand, note: str = "") -> list[str]:
     count = counted(len(cards), "card")
     return [
-        _text(x, y + 14, f"{name} · {count}{note}", 14, fill=INK, font_weight="bold"),
+        _text(x, y + 14, _hand_label(name, cards, note), 14, fill=INK, font_weight="bold"),
         _tiles(x, y + 22, cards, LARGE, f"{name}, {count}: {card_names(cards)}"),
     ]
 
@@ -152,9 +179,13 @@ def table(
         return names[number] + (" (to move)" if number == turn else "")
 
     top = list(range(1, len(hands)))
-    widths = [max(hand_width(h), 200) for h in hands]
+    # Each hand's room holds its tiles and its heading; the table holds what is written on it.
+    widths = [
+        max(hand_width(h), 200, math.ceil(text_width(_hand_label(name(n), h), 14, bold=True)))
+        for n, h in enumerate(hands)
+    ]
     top_width = sum(widths[n] for n in top) + 40 * (len(top) - 1)
-    width = max(top_width, widths[0], 360) + 40
+    width = max(top_width, widths[0], 360, math.ceil(text_width(centre, 14)) + 40) + 40
     body: list[str] = []
     # Turn order runs landlord -> peasant 1 -> peasant 2: peasant 1 to the right.
     x = width - 20
@@ -217,10 +248,8 @@ def plan(
     row = LARGE.height + 20
     tiles_width = max((hand_width(p) for p in plays), default=0)
     label_x = 60 + tiles_width + 24
-    body: list[str] = []
-    notes: list[str] = []
+    marks: list[tuple[bool, str]] = []  # each play: answerable, and the note beside it
     for number, play in enumerate(plays):
-        y = 40 + number * row
         if position is not None:
             answers = first_answers(position, play, rules)
             answerable = bool(answers)
@@ -228,30 +257,30 @@ def plan(
         else:
             answerable = safe is not None and not safe[number]
             note = "answerable"
+        if answerable and number == len(plays) - 1:
+            note += " (played last)"
+        marks.append((answerable, note if answerable else "nobody can answer"))
+    words = f"The landlord's plan: {counted(len(plays), 'play')}"
+    # The labels' column is at least 330 wide, and as wide as its longest note.
+    column = max([330] + [math.ceil(text_width(note, 13)) + 20 for _, note in marks])
+    width = max(label_x + column, math.ceil(text_width(words, 16, bold=True)) + 40)
+    body: list[str] = []
+    notes: list[str] = []
+    for number, (play, (answerable, note)) in enumerate(zip(plays, marks)):
+        y = 40 + number * row
         if answerable:
             body.append(
-                f'<rect x="8" y="{y - 8}" width="{label_x + 330 - 16:g}" height="{row - 4}" '
+                f'<rect x="8" y="{y - 8}" width="{width - 16:g}" height="{row - 4}" '
                 f'rx="6" fill="#fdecea" stroke="{MARK}" stroke-width="2"/>'
             )
-            if number == len(plays) - 1:
-                note += " (played last)"
-        else:
-            note = "nobody can answer"
         notes.append(f"{number + 1}. {play} ({play.kind.value}), {note}")
         body.append(_text(20, y + 30, f"{number + 1}.", 16, fill=INK, font_weight="bold"))
         body.append(_tiles(60, y, play, LARGE, f"step {number + 1}: {card_names(play)}"))
         body.append(_text(label_x, y + 20, play.kind.value.replace("_", " "), 14, fill=INK))
         body.append(_text(label_x, y + 40, note, 13, fill=MARK if answerable else FELT))
-    heading = _text(
-        20,
-        24,
-        f"The landlord's plan: {counted(len(plays), 'play')}",
-        16,
-        fill=INK,
-        font_weight="bold",
-    )
+    heading = _text(20, 24, words, 16, fill=INK, font_weight="bold")
     height = 40 + len(plays) * row + 8
-    return _svg(label_x + 330, height, "Plan. " + " ".join(notes), [heading, *body])
+    return _svg(width, height, "Plan. " + " ".join(notes), [heading, *body])
 
 
 def html_fragment(picture: str, caption: str) -> str:
@@ -267,7 +296,7 @@ def explanation(
     ``carriers`` maps a blocking rank to (play, answers) pairs, as in
     :func:`cpsolver.pictures.terminal.explanation_view`.
     """
-    row = SMALL.height + 34
+    row = LARGE.height + 30  # the carriers as large as the blocking card: readable when scaled
     body: list[str] = []
     words: list[str] = []
     y = 44.0
@@ -283,12 +312,12 @@ def explanation(
             else:
                 note = "safe, rest uncoverable"
                 words.append(f"{card_names(card)} in {play}: safe, but the rest cannot be covered")
-            body.append(_tiles(x, y, play, SMALL, f"{card_names(play)} ({play.kind.value})"))
+            body.append(_tiles(x, y, play, LARGE, f"{card_names(play)} ({play.kind.value})"))
             colour = MARK if answers else FELT
-            body.append(_text(x, y + SMALL.height + 14, note, 11, fill=colour))
-            x += max(hand_width(play, SMALL), 7 * len(note)) + 18
+            body.append(_text(x, y + LARGE.height + 16, note, 13, fill=colour))
+            x += max(hand_width(play), math.ceil(text_width(note, 13))) + 22
         widest = max(widest, x)
-        y += max(row, LARGE.height + 14)
+        y += row
     blocking = " ".join(rank_symbol(r) for r in carriers)
     head = _text(
         14,
@@ -299,7 +328,8 @@ def explanation(
         font_weight="bold",
     )
     title = f"Why no spring. Blocking cards {blocking}. " + "; ".join(words)
-    return _svg(max(widest, 480), y + 4, title, [head, *body])
+    head_width = text_width(f"No spring: the landlord's {blocking} cannot all be played", 15, True)
+    return _svg(max(widest, 480, math.ceil(head_width) + 28), y + 4, title, [head, *body])
 
 
 def record(
@@ -307,45 +337,76 @@ def record(
     actions: Sequence[tuple[int, Play | None]],
     landlord: int,
     heading: str = "",
+    bottom: Hand | None = None,
+    auction: Sequence[tuple[int, int]] = (),
 ) -> str:
-    """A recorded hand as a timeline: one row a trick, each action left to right."""
-    names = ["landlord" if seat == landlord else f"peasant (seat {seat})" for seat in range(3)]
-    short = ["L" if seat == landlord else f"P{seat}" for seat in range(3)]
+    """A recorded hand: the hands as play began (by role), the bottom cards and the auction,
+    then a timeline, one row a trick, each action left to right.
+
+    Seats are named by their role in this hand (L the landlord, P1 and P2 the
+    peasants in turn order), with the seat number beside.
+    """
+    order = [landlord, (landlord + 1) % 3, (landlord + 2) % 3]
+    names = {seat: f"{ROLE_NAMES[n]} (seat {seat})" for n, seat in enumerate(order)}
+    short = {seat: ("L", "P1", "P2")[n] for n, seat in enumerate(order)}
+    title = heading or "A recorded hand, trick by trick"
+    body: list[str] = [_text(10, 24, title, 15, fill=INK, font_weight="bold")]
+    widest = text_width(title, 15, bold=True) + 20
+    words = [f"{names[seat]}: {card_names(start[seat])}" for seat in order]
+    y = 36.0
+    for seat in order:  # the hands as play began
+        label = f"{short[seat]}: {names[seat]} · {counted(len(start[seat]), 'card')}"
+        colour = MARK if seat == landlord else INK
+        body.append(_text(10, y + 12, label, 11, fill=colour, font_weight="bold"))
+        body.append(
+            _tiles(10, y + 18, start[seat], SMALL, f"{names[seat]}: {card_names(start[seat])}")
+        )
+        widest = max(widest, hand_width(start[seat], SMALL) + 20, text_width(label, 11, True) + 20)
+        y += SMALL.height + 26
+    if bottom is not None or auction:
+        bids = ", ".join(f"seat {s} " + (f"bids {b}" if b else "passes") for s, b in auction)
+        parts = ["bottom cards"] if bottom is not None else []
+        said = "; ".join(parts + ([f"auction: {bids}"] if auction else []))
+        body.append(_text(10, y + 12, said, 11, fill=INK))
+        widest = max(widest, text_width(said, 11) + 20)
+        words.append(said + ("" if bottom is None else f" ({card_names(bottom)})"))
+        if bottom is not None:
+            body.append(_tiles(10, y + 18, bottom, SMALL, f"bottom cards: {card_names(bottom)}"))
+            y += SMALL.height + 26
+        else:
+            y += 20
     row = SMALL.height + 30
-    body: list[str] = []
-    widest = 0.0
-    words: list[str] = []
     cut = tricks(start, actions)
     for number, trick in enumerate(cut):
-        y = 40 + number * row
-        body.append(_text(10, y + 30, f"{number + 1}", 12, fill="#777777"))
+        top = y + number * row
+        body.append(_text(10, top + 30, f"{number + 1}", 12, fill="#777777"))
         x = 40.0
         for action in trick:
             who = f"seat {action.seat}, {names[action.seat]}"
             if action.play is None:
-                words.append(f"{who} passes")
-                body.append(_text(x, y + 12, short[action.seat], 11, fill=INK, font_weight="bold"))
+                words.append(f"{names[action.seat]} passes")
+                body.append(
+                    _text(x, top + 12, short[action.seat], 11, fill=INK, font_weight="bold")
+                )
                 body.append(
                     f"<g><title>{escape(who)} passes</title>"
-                    + _text(x, y + 34, "pass", 12, fill="#999999", font_style="italic")
+                    + _text(x, top + 34, "pass", 12, fill="#999999", font_style="italic")
                     + "</g>"
                 )
                 x += 44
                 continue
-            words.append(f"{who}: {card_names(action.play)}")
+            words.append(f"{names[action.seat]}: {card_names(action.play)}")
             colour = MARK if action.seat == landlord else INK
             label = f"{short[action.seat]} · {action.left} left"
-            body.append(_text(x, y + 12, label, 11, fill=colour, font_weight="bold"))
-            body.append(_tiles(x, y + 18, action.play, SMALL, f"{who}: {card_names(action.play)}"))
+            body.append(_text(x, top + 12, label, 11, fill=colour, font_weight="bold"))
+            body.append(
+                _tiles(x, top + 18, action.play, SMALL, f"{who}: {card_names(action.play)}")
+            )
             x += max(hand_width(action.play, SMALL), 70) + 14
-        widest = max(widest, x)
-    head = _text(
-        10, 24, heading or "A recorded hand, trick by trick", 15, fill=INK, font_weight="bold"
-    )
-    width = max(widest + 10, 420)
-    height = 40 + len(cut) * row + 6
+        widest = max(widest, x + 10)
+    height = y + len(cut) * row + 6
     return _svg(
-        width, height, f"{heading or 'A recorded hand'}. " + "; ".join(words), [head, *body]
+        max(widest, 420), height, f"{heading or 'A recorded hand'}. " + "; ".join(words), body
     )
 
 

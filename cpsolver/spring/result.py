@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
 
+from cpsolver.io.dealformat import DealDocument
 from cpsolver.rules.cards import BLACK_JOKER, RED_JOKER, TWO, Hand
 from cpsolver.rules.patterns import Kind
 from cpsolver.rules.plays import Play
@@ -62,6 +63,15 @@ class SpringResult:
             found["objective"] = {"name": self.objective.name, "value": self.objective.value}
         found["stats"] = self.stats
         return found
+
+    def answer(self, document: DealDocument | None = None) -> dict[str, Any]:
+        """The whole answer of ``cpsolver solve --json`` (and ``/api/solve``).
+
+        :meth:`as_dict`, after the ``id`` and ``expected`` verdict that a deal
+        file or corpus line (``document``) carries.
+        """
+        labels = {} if document is None else {"id": document.id, "expected": document.expected}
+        return {**{k: v for k, v in labels.items() if v is not None}, **self.as_dict()}
 
     def _repr_svg_(self) -> str:
         """The plan as card tiles, answerable plays marked, for Jupyter."""
