@@ -206,6 +206,22 @@ def test_a_stopped_compiled_search_says_which_first_moves_it_had_settled_and_the
 
 
 @needs_core
+def test_the_compiled_cap_counts_the_searchs_own_bytes_not_the_processs() -> None:
+    """A process already holding more than the cap (earlier work) must not starve the search."""
+    position = Position.parse(["RAQQJJT999844", "B22AAT886633"])
+    held = bytearray(96 * 1024 * 1024)  # resident: touched page by page
+    for at in range(0, len(held), 4096):
+        held[at] = 1
+    roomy = solve(position, memory=64 * 1024 * 1024, core="compiled")
+    assert roomy.winner == 0 and roomy.stats["evictions"] == 0
+    # Its own bytes do count: a cap below them evicts, and the answer stays exact.
+    tight = solve(position, all_moves=True, memory=4 * 1024 * 1024, core="compiled")
+    assert tight.stats["evictions"] > 0
+    assert (tight.winner, [str(m) for m in tight.moves]) == (0, ["8"])
+    del held
+
+
+@needs_core
 def test_a_deadline_stops_the_compiled_search_with_what_it_had_settled() -> None:
     position = Position.parse(["345566789TJJQKA2", "3447899TTJQQKAA2"])
     result = solve(position, time_limit=0.05, core="compiled")

@@ -85,7 +85,8 @@ def check(
     rules = rules or standard_rules()
     answer = solve(position, rules, time_limit, all_moves=True)
     if answer.winner is None or answer.strategy is None:
-        raise PuzzleError("no verdict within the time limit: too big to check as a puzzle")
+        limit = "memory cap" if answer.stats.get("stopped") == "memory" else "time limit"
+        raise PuzzleError(f"no verdict within the {limit}: too big to check as a puzzle")
     if not answer.mover_wins:
         raise PuzzleError("the side to move loses: a puzzle is a position the side to move wins")
     search = answer.strategy.search

@@ -9,7 +9,9 @@ for the larger subtrees near the root (the costly ones to search again).
 
 The compiled core keeps its own table bounded too (half the cap) and, when
 evicting, keeps the entries with the most nodes searched under them instead
-of the newest (:mod:`cpsolver.endgame.compiled`).
+of the newest (:mod:`cpsolver.endgame.compiled`); its gauge is the bytes the
+C search itself holds, not the process's resident size, so memory that
+earlier work left with the process does not count against the search.
 
 The resident size of the process is read every few thousand nodes (Linux);
 the first time it passes the cap, three quarters of the table's size then

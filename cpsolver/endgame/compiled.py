@@ -21,6 +21,7 @@ from types import ModuleType
 
 from cpsolver.endgame.budget import MemoryBudget
 from cpsolver.endgame.tree import Entry, Move, OutOfTime, Row, State, Tree
+from cpsolver.io.memory import resident_bytes
 from cpsolver.rules.cards import RANK_COUNT
 from cpsolver.rules.movegen import generator
 from cpsolver.rules.patterns import KIND_ORDER, Kind, kicker_limits, patterns
@@ -117,6 +118,10 @@ class CompiledSearch(Tree):
         self._built: dict[Move, Play] = {}
         if self.memory.cap is not None:
             self._core.bound(table_bound(self.memory.cap))
+        if self.memory.resident is resident_bytes:
+            # The cap is on the search's memory: here it is known to the byte, and
+            # nothing else the process holds (an earlier search's freed pages) counts.
+            self.memory.resident = self.held_bytes
         self.deadline = deadline
 
     @property
@@ -148,6 +153,10 @@ class CompiledSearch(Tree):
     def table_size(self) -> int:
         """How many positions the table holds."""
         return int(self._core.size)
+
+    def held_bytes(self) -> int:
+        """The bytes the C search holds now: every table, cache and list it allocated."""
+        return int(self._core.bytes)
 
     @property
     def evictions(self) -> tuple[int, int]:
