@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
-from cpsolver.pictures.svg import FONT
+from cpsolver.pictures.drawing import FONT
 
 _SCRIPT = """
 const data = JSON.parse(document.getElementById("strategy").textContent);

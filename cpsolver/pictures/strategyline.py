@@ -18,7 +18,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from cpsolver.pictures.svg import INK, LARGE, MARK, _svg, _text, _tiles, hand_width, text_width
+from cpsolver.pictures.drawing import (
+    INK,
+    LARGE,
+    MARK,
+    hand_width,
+    svg_document,
+    text_at,
+    text_width,
+    tiles,
+)
 from cpsolver.rules.cards import Hand
 
 PASS = "pass"
@@ -81,21 +90,21 @@ def line_picture(names: Sequence[str], line: Sequence[tuple[int, str]], heading:
     row = LARGE.height + 14
     name_width = max(text_width(name, 14, bold=True) for name in names) + 10
     tiles_x = 50 + name_width
-    body = [_text(20, 24, heading, 16, fill=INK, font_weight="bold")]
+    body = [text_at(20, 24, heading, 16, fill=INK, font_weight="bold")]
     widest = text_width(heading, 16, bold=True) + 40
     words = []
     for number, (hand, cards) in enumerate(line):
         y = 40 + number * row
         colour = MARK if hand == 0 else INK  # hand 0's side in red, as a record marks the landlord
-        body.append(_text(20, y + 30, f"{number + 1}.", 14, fill="#777777"))
-        body.append(_text(50, y + 30, names[hand], 14, fill=colour, font_weight="bold"))
+        body.append(text_at(20, y + 30, f"{number + 1}.", 14, fill="#777777"))
+        body.append(text_at(50, y + 30, names[hand], 14, fill=colour, font_weight="bold"))
         if cards == PASS:
-            body.append(_text(tiles_x, y + 30, PASS, 14, fill="#999999", font_style="italic"))
+            body.append(text_at(tiles_x, y + 30, PASS, 14, fill="#999999", font_style="italic"))
             widest = max(widest, tiles_x + 60)
         else:
             played = Hand.parse(cards)
-            body.append(_tiles(tiles_x, y, played, LARGE, f"{names[hand]}: {cards}"))
+            body.append(tiles(tiles_x, y, played, LARGE, f"{names[hand]}: {cards}"))
             widest = max(widest, tiles_x + hand_width(played) + 20)
         words.append(f"{number + 1}. {names[hand]} {cards}")
     height = 40 + len(line) * row + 6
-    return _svg(max(widest, 360), height, f"{heading}. " + "; ".join(words), body)
+    return svg_document(max(widest, 360), height, f"{heading}. " + "; ".join(words), body)

@@ -15,137 +15,35 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from xml.sax.saxutils import escape, quoteattr
+from xml.sax.saxutils import escape
 
 from cpsolver.io.words import counted
-from cpsolver.pictures.annotate import ROLE_NAMES, first_answers, group_ranks, tricks
-from cpsolver.rules.cards import BLACK_JOKER, RED_JOKER, TWO, Deal, Hand, rank_of, rank_symbol
+from cpsolver.pictures.annotate import ROLE_NAMES, first_answers, tricks
+from cpsolver.pictures.drawing import (
+    FELT,
+    FONT,
+    INK,
+    LARGE,
+    MARK,
+    SMALL,
+    card_names,
+    hand_width,
+    svg_document,
+    text_at,
+    text_width,
+    tiles,
+)
+from cpsolver.rules.cards import Deal, Hand, rank_symbol
 from cpsolver.rules.plays import Play
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet
-
-FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
-INK = "#222222"
-# The cards that decide hands stand out, as in the terminal: the 2s and the jokers.
-RANK_COLOURS = {TWO: "#9a6700", BLACK_JOKER: "#1f4e9a", RED_JOKER: "#c0392b"}
-FELT = "#2e7d4f"
-MARK = "#c0392b"
-
-
-class _Size:
-    """A tile size: width, height, horizontal step between overlapping cards, gap between ranks."""
-
-    def __init__(self, width: int, height: int, step: int, gap: int, font: int) -> None:
-        self.width, self.height, self.step, self.gap, self.font = width, height, step, gap, font
-
-
-LARGE = _Size(36, 52, 18, 6, 14)
-SMALL = _Size(24, 34, 12, 4, 10)
-
-
-def text_width(content: str, size: float, bold: bool = False) -> float:
-    """An upper estimate of the width ``content`` takes at ``size`` px, so no picture cuts it off.
-
-    No font is measured (a picture fetches none): capitals and m, w take
-    0.8 em, narrow letters and punctuation 0.36 em, the rest 0.64 em, a tenth
-    more in bold; DejaVu Sans, Verdana and Arial all fit inside.
-
-    >>> round(text_width("peasant 1 (to move) · 1 card", 14, bold=True))
-    240
-    """
-    em = 0.0
-    for char in content:
-        if char.isupper() or char in "mw%@":
-            em += 0.8
-        elif char in " il.,:;'|!()·":
-            em += 0.36
-        else:
-            em += 0.64
-    return em * size * (1.1 if bold else 1.0)
-
-
-def card_names(cards: Hand | Play) -> str:
-    """The cards in words for a title: ``'3 3 4 2 black joker red joker'``."""
-    hand = cards.cards if isinstance(cards, Play) else cards
-    names = {"B": "black joker", "R": "red joker"}
-    words = [names.get(group[0], group[0]) for group in group_ranks(hand) for _ in group]
-    return " ".join(words) or "no cards"
-
-
-def _text(x: float, y: float, content: str, size: int, **attributes: str) -> str:
-    extra = "".join(
-        f" {key.replace('_', '-')}={quoteattr(value)}" for key, value in attributes.items()
-    )
-    return (
-        f'<text x="{x:g}" y="{y:g}" font-family={quoteattr(FONT)} font-size="{size}"'
-        f"{extra}>{escape(content)}</text>"
-    )
-
-
-def _tile(x: float, y: float, symbol: str, size: _Size, face_up: bool) -> str:
-    colour = RANK_COLOURS.get(rank_of(symbol), INK)
-    face = "JOKER" if symbol in "BR" else symbol
-    parts = [
-        (
-            f'<rect x="{x:g}" y="{y:g}" width="{size.width}" height="{size.height}" rx="4" '
-            f'fill="#fffdf7" stroke="#555555" stroke-width="1"/>'
-        ),
-        _text(x + 4, y + size.font + 1, symbol, size.font, fill=colour, font_weight="bold"),
-    ]
-    if not face_up:  # its middle lies under the next card
-        return "".join(parts)
-    parts.append(
-        _text(
-            x + size.width / 2 + 3,
-            y + size.height * 0.72,
-            "★" if face == "JOKER" else symbol,
-            size.font + 6,
-            fill=colour,
-            fill_opacity="0.35" if face != "JOKER" else "1",
-            text_anchor="middle",
-        )
-    )
-    return "".join(parts)
-
-
-def hand_width(cards: Hand | Play, size: _Size = LARGE) -> int:
-    """The width a hand's tiles take."""
-    hand = cards.cards if isinstance(cards, Play) else cards
-    groups = group_ranks(hand)
-    if not groups:
-        return 0
-    return (len(hand) - 1) * size.step + (len(groups) - 1) * size.gap + size.width
-
-
-def _tiles(x: float, y: float, cards: Hand | Play, size: _Size, label: str) -> str:
-    """A hand's tiles, overlapping, a small gap between ranks, under one title."""
-    hand = cards.cards if isinstance(cards, Play) else cards
-    parts = [f"<g><title>{escape(label)}</title>"]
-    left = len(hand)
-    for group in group_ranks(hand):
-        for symbol in group:
-            left -= 1
-            parts.append(_tile(x, y, symbol, size, left == 0))  # the others are overlapped
-            x += size.step
-        x += size.gap
-    parts.append("</g>")
-    return "".join(parts)
-
-
-def _svg(width: float, height: float, title: str, body: Sequence[str]) -> str:
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:g}" height="{height:g}" '
-        f'viewBox="0 0 {width:g} {height:g}" role="img">'
-        f"<title>{escape(title)}</title>"
-        f'<rect width="{width:g}" height="{height:g}" fill="#ffffff"/>' + "".join(body) + "</svg>\n"
-    )
 
 
 def hand(cards: Hand | Play, label: str | None = None) -> str:
     """One hand or play as a row of tiles."""
     title = label or card_names(cards)
     width = max(hand_width(cards), LARGE.width) + 16
-    return _svg(width, LARGE.height + 16, title, [_tiles(8, 8, cards, LARGE, title)])
+    return svg_document(width, LARGE.height + 16, title, [tiles(8, 8, cards, LARGE, title)])
 
 
 def _hand_label(name: str, cards: Hand, note: str = "") -> str:
@@ -156,8 +54,8 @@ def _hand_label(name: str, cards: Hand, note: str = "") -> str:
 def _hand_block(x: float, y: float, name: str, cards: Hand, note: str = "") -> list[str]:
     count = counted(len(cards), "card")
     return [
-        _text(x, y + 14, _hand_label(name, cards, note), 14, fill=INK, font_weight="bold"),
-        _tiles(x, y + 22, cards, LARGE, f"{name}, {count}: {card_names(cards)}"),
+        text_at(x, y + 14, _hand_label(name, cards, note), 14, fill=INK, font_weight="bold"),
+        tiles(x, y + 22, cards, LARGE, f"{name}, {count}: {card_names(cards)}"),
     ]
 
 
@@ -200,15 +98,17 @@ def table(
         f'fill="{FELT}"/>'
     )
     if centre:
-        body.append(_text(width / 2, felt_y + 26, centre, 14, fill="#ffffff", text_anchor="middle"))
+        body.append(
+            text_at(width / 2, felt_y + 26, centre, 14, fill="#ffffff", text_anchor="middle")
+        )
     if centre_cards is not None:
         x = (width - hand_width(centre_cards)) // 2
         body.append(
-            _tiles(x, felt_y + 36, centre_cards, LARGE, f"on the table: {card_names(centre_cards)}")
+            tiles(x, felt_y + 36, centre_cards, LARGE, f"on the table: {card_names(centre_cards)}")
         )
     bottom_y = felt_y + felt_height + 20
     body += _hand_block((width - widths[0]) / 2, bottom_y, name(0), hands[0])
-    return _svg(width, bottom_y + 22 + LARGE.height + 12, title or "A deal", body)
+    return svg_document(width, bottom_y + 22 + LARGE.height + 12, title or "A deal", body)
 
 
 def deal(position: Deal) -> str:
@@ -274,13 +174,13 @@ def plan(
                 f'rx="6" fill="#fdecea" stroke="{MARK}" stroke-width="2"/>'
             )
         notes.append(f"{number + 1}. {play} ({play.kind.value}), {note}")
-        body.append(_text(20, y + 30, f"{number + 1}.", 16, fill=INK, font_weight="bold"))
-        body.append(_tiles(60, y, play, LARGE, f"step {number + 1}: {card_names(play)}"))
-        body.append(_text(label_x, y + 20, play.kind.value.replace("_", " "), 14, fill=INK))
-        body.append(_text(label_x, y + 40, note, 13, fill=MARK if answerable else FELT))
-    heading = _text(20, 24, words, 16, fill=INK, font_weight="bold")
+        body.append(text_at(20, y + 30, f"{number + 1}.", 16, fill=INK, font_weight="bold"))
+        body.append(tiles(60, y, play, LARGE, f"step {number + 1}: {card_names(play)}"))
+        body.append(text_at(label_x, y + 20, play.kind.value.replace("_", " "), 14, fill=INK))
+        body.append(text_at(label_x, y + 40, note, 13, fill=MARK if answerable else FELT))
+    heading = text_at(20, 24, words, 16, fill=INK, font_weight="bold")
     height = 40 + len(plays) * row + 8
-    return _svg(width, height, "Plan. " + " ".join(notes), [heading, *body])
+    return svg_document(width, height, "Plan. " + " ".join(notes), [heading, *body])
 
 
 def html_fragment(picture: str, caption: str) -> str:
@@ -303,7 +203,7 @@ def explanation(
     widest = 0.0
     for rank, plays in carriers.items():
         card = Hand.from_ranks([rank])
-        body.append(_tiles(14, y, card, LARGE, f"blocking card {card_names(card)}"))
+        body.append(tiles(14, y, card, LARGE, f"blocking card {card_names(card)}"))
         x = 70.0
         for play, answers in plays:
             if answers:
@@ -312,14 +212,14 @@ def explanation(
             else:
                 note = "safe, rest uncoverable"
                 words.append(f"{card_names(card)} in {play}: safe, but the rest cannot be covered")
-            body.append(_tiles(x, y, play, LARGE, f"{card_names(play)} ({play.kind.value})"))
+            body.append(tiles(x, y, play, LARGE, f"{card_names(play)} ({play.kind.value})"))
             colour = MARK if answers else FELT
-            body.append(_text(x, y + LARGE.height + 16, note, 13, fill=colour))
+            body.append(text_at(x, y + LARGE.height + 16, note, 13, fill=colour))
             x += max(hand_width(play), math.ceil(text_width(note, 13))) + 22
         widest = max(widest, x)
         y += row
     blocking = " ".join(rank_symbol(r) for r in carriers)
-    head = _text(
+    head = text_at(
         14,
         26,
         f"No spring: the landlord's {blocking} cannot all be played",
@@ -329,7 +229,7 @@ def explanation(
     )
     title = f"Why no spring. Blocking cards {blocking}. " + "; ".join(words)
     head_width = text_width(f"No spring: the landlord's {blocking} cannot all be played", 15, True)
-    return _svg(max(widest, 480, math.ceil(head_width) + 28), y + 4, title, [head, *body])
+    return svg_document(max(widest, 480, math.ceil(head_width) + 28), y + 4, title, [head, *body])
 
 
 def record(
@@ -350,16 +250,16 @@ def record(
     names = {seat: f"{ROLE_NAMES[n]} (seat {seat})" for n, seat in enumerate(order)}
     short = {seat: ("L", "P1", "P2")[n] for n, seat in enumerate(order)}
     title = heading or "A recorded hand, trick by trick"
-    body: list[str] = [_text(10, 24, title, 15, fill=INK, font_weight="bold")]
+    body: list[str] = [text_at(10, 24, title, 15, fill=INK, font_weight="bold")]
     widest = text_width(title, 15, bold=True) + 20
     words = [f"{names[seat]}: {card_names(start[seat])}" for seat in order]
     y = 36.0
     for seat in order:  # the hands as play began
         label = f"{short[seat]}: {names[seat]} · {counted(len(start[seat]), 'card')}"
         colour = MARK if seat == landlord else INK
-        body.append(_text(10, y + 12, label, 11, fill=colour, font_weight="bold"))
+        body.append(text_at(10, y + 12, label, 11, fill=colour, font_weight="bold"))
         body.append(
-            _tiles(10, y + 18, start[seat], SMALL, f"{names[seat]}: {card_names(start[seat])}")
+            tiles(10, y + 18, start[seat], SMALL, f"{names[seat]}: {card_names(start[seat])}")
         )
         widest = max(widest, hand_width(start[seat], SMALL) + 20, text_width(label, 11, True) + 20)
         y += SMALL.height + 26
@@ -367,11 +267,11 @@ def record(
         bids = ", ".join(f"seat {s} " + (f"bids {b}" if b else "passes") for s, b in auction)
         parts = ["bottom cards"] if bottom is not None else []
         said = "; ".join(parts + ([f"auction: {bids}"] if auction else []))
-        body.append(_text(10, y + 12, said, 11, fill=INK))
+        body.append(text_at(10, y + 12, said, 11, fill=INK))
         widest = max(widest, text_width(said, 11) + 20)
         words.append(said + ("" if bottom is None else f" ({card_names(bottom)})"))
         if bottom is not None:
-            body.append(_tiles(10, y + 18, bottom, SMALL, f"bottom cards: {card_names(bottom)}"))
+            body.append(tiles(10, y + 18, bottom, SMALL, f"bottom cards: {card_names(bottom)}"))
             y += SMALL.height + 26
         else:
             y += 20
@@ -379,18 +279,18 @@ def record(
     cut = tricks(start, actions)
     for number, trick in enumerate(cut):
         top = y + number * row
-        body.append(_text(10, top + 30, f"{number + 1}", 12, fill="#777777"))
+        body.append(text_at(10, top + 30, f"{number + 1}", 12, fill="#777777"))
         x = 40.0
         for action in trick:
             who = f"seat {action.seat}, {names[action.seat]}"
             if action.play is None:
                 words.append(f"{names[action.seat]} passes")
                 body.append(
-                    _text(x, top + 12, short[action.seat], 11, fill=INK, font_weight="bold")
+                    text_at(x, top + 12, short[action.seat], 11, fill=INK, font_weight="bold")
                 )
                 body.append(
                     f"<g><title>{escape(who)} passes</title>"
-                    + _text(x, top + 34, "pass", 12, fill="#999999", font_style="italic")
+                    + text_at(x, top + 34, "pass", 12, fill="#999999", font_style="italic")
                     + "</g>"
                 )
                 x += 44
@@ -398,14 +298,12 @@ def record(
             words.append(f"{names[action.seat]}: {card_names(action.play)}")
             colour = MARK if action.seat == landlord else INK
             label = f"{short[action.seat]} · {action.left} left"
-            body.append(_text(x, top + 12, label, 11, fill=colour, font_weight="bold"))
-            body.append(
-                _tiles(x, top + 18, action.play, SMALL, f"{who}: {card_names(action.play)}")
-            )
+            body.append(text_at(x, top + 12, label, 11, fill=colour, font_weight="bold"))
+            body.append(tiles(x, top + 18, action.play, SMALL, f"{who}: {card_names(action.play)}"))
             x += max(hand_width(action.play, SMALL), 70) + 14
         widest = max(widest, x + 10)
     height = y + len(cut) * row + 6
-    return _svg(
+    return svg_document(
         max(widest, 420), height, f"{heading or 'A recorded hand'}. " + "; ".join(words), body
     )
 

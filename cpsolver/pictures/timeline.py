@@ -12,7 +12,7 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from cpsolver.io.words import counted
-from cpsolver.pictures.svg import INK, MARK, SMALL, _svg, _text, _tiles, hand_width
+from cpsolver.pictures.drawing import INK, MARK, SMALL, hand_width, svg_document, text_at, tiles
 from cpsolver.rules.cards import Hand
 
 SIDE_COLOURS = (MARK, "#1f4e9a")  # the landlord's side red, the peasants' blue
@@ -63,7 +63,7 @@ def analysis_timeline(document: dict[str, Any]) -> str:
     for action in document["actions"]:
         if passes == 2:  # a new trick: a new row
             trick, passes, y, x = trick + 1, 0, y + row, 40.0
-            body.append(_text(10, y + 30, f"{trick}", 12, fill="#777777"))
+            body.append(text_at(10, y + 30, f"{trick}", 12, fill="#777777"))
         seat, cards = action["seat"], action["action"]
         after, colour = _verdict(action["winner_after"])
         who = f"action {action['index']}, seat {seat} ({short[seat]})"
@@ -74,18 +74,18 @@ def analysis_timeline(document: dict[str, Any]) -> str:
         if cards == "pass":
             passes += 1
             width = 44.0
-            body.append(_text(x, y + 34, "pass", 12, fill="#999999", font_style="italic"))
+            body.append(text_at(x, y + 34, "pass", 12, fill="#999999", font_style="italic"))
         else:
             passes = 0
             played = Hand.parse(cards)
             left[seat] -= len(played)
             width = max(hand_width(played, SMALL), 70)
-            body.append(_tiles(x, y + 18, played, SMALL, f"{who}: {cards}"))
+            body.append(tiles(x, y + 18, played, SMALL, f"{who}: {cards}"))
         label = short[seat] if cards == "pass" else f"{short[seat]} · {left[seat]} left"
-        body.append(_text(x, y + 12, label, 11, fill=INK, font_weight="bold"))
+        body.append(text_at(x, y + 12, label, 11, fill=INK, font_weight="bold"))
         body.append(
             f"<g><title>{escape(note)}</title>"
-            + _text(x, y + SMALL.height + 32, "→ " + after, 10, fill=colour)
+            + text_at(x, y + SMALL.height + 32, "→ " + after, 10, fill=colour)
             + "</g>"
         )
         if action["blunder"]:
@@ -95,7 +95,7 @@ def analysis_timeline(document: dict[str, Any]) -> str:
                 'stroke-width="2.5"/>'
             )
             body.append(
-                _text(
+                text_at(
                     x,
                     y + SMALL.height + 46,
                     f"blunder: {action['better']}",
@@ -112,6 +112,8 @@ def analysis_timeline(document: dict[str, Any]) -> str:
         f"{document['id']}: {result['winner']} win; {counted(blunders, 'blunder')}, "
         f"{document.get('undecided', 0)} undecided"
     )
-    head = _text(10, 24, heading, 15, fill=INK, font_weight="bold")
+    head = text_at(10, 24, heading, 15, fill=INK, font_weight="bold")
     height = 40 + trick * row + 6
-    return _svg(max(widest + 10, 420), height, f"{heading}. " + "; ".join(words), [head, *body])
+    return svg_document(
+        max(widest + 10, 420), height, f"{heading}. " + "; ".join(words), [head, *body]
+    )
