@@ -69,12 +69,12 @@ def peer_cards(hand: Hand) -> str:
 
 
 def our_cards(line: str) -> str:
-    """The cards of a ``play: [...]`` line in our notation, high cards first.
+    """The cards of a ``play: [...]`` line in our notation.
 
     >>> our_cards("play: ['Big Joker' 'Little Joker']")
-    'RB'
+    'BR'
     >>> our_cards("play: [10 10 10 4]")
-    'TTT4'
+    '4TTT'
     """
     if not (line.startswith(WIN) and line.endswith("]")):
         raise PeerOutputError(f"not a play line: {line[:80]!r}")
@@ -86,10 +86,10 @@ def our_cards(line: str) -> str:
     if not words:
         raise PeerOutputError(f"a play of no cards: {line[:80]!r}")
     try:
-        ranks = sorted((rank_of(_FROM_PEER.get(word, word)) for word in words), reverse=True)
+        ranks = [rank_of(_FROM_PEER.get(word, word)) for word in words]
     except ValueError as error:
         raise PeerOutputError(f"not cards: {line[:80]!r} ({error})") from None
-    return "".join(rank_symbol(rank) for rank in ranks)
+    return str(Hand.from_ranks(ranks))  # not the symbols run together: "BJ" reads as a joker
 
 
 def verdict(line: str) -> tuple[bool, str | None] | None:
@@ -143,7 +143,7 @@ class Peer:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
-                preexec_fn=limited,  # noqa: PLW1509 - the adapter starts no threads before this
+                preexec_fn=limited,  # the adapter has started no threads yet
             )
         except OSError as error:
             group.kill()
