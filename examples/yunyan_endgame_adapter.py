@@ -34,14 +34,14 @@ import argparse
 import json
 import math
 import os
-import queue
 import resource
+import selectors
 import shutil
 import subprocess
 import sys
-import threading
 import time
-from typing import IO, Any
+from collections.abc import Iterator
+from typing import Any
 
 from cpsolver.rules.cards import Hand, rank_of, rank_symbol
 from cpsolver.scale.watchdog import GuardedGroup
@@ -50,6 +50,7 @@ ENVIRONMENT = "YUNYAN_ENDGAME"
 WIN = "play: ["
 LOSS = "can not win"
 MOST_LINES = 200  # the banner and the echo are a dozen lines: past this, it is not answering
+LONGEST_OUTPUT = 1 << 16  # bytes kept of a line that does not end
 _TO_PEER = {"T": "0", "B": "Y", "R": "Z"}
 _FROM_PEER = {"10": "T", "0": "T", "'Little Joker'": "B", "'Big Joker'": "R"}
 
@@ -143,7 +144,7 @@ class Peer:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
-                preexec_fn=limited,  # the adapter has started no threads yet
+                preexec_fn=limited,  # safe: the adapter starts no threads
             )
         except OSError as error:
             group.kill()
@@ -160,23 +161,16 @@ class Peer:
     def _talk(
         self, process: subprocess.Popen[bytes], mover: Hand, other: Hand
     ) -> tuple[bool | None, str | None, str | None]:
-        assert process.stdin is not None and process.stdout is not None
-        lines: queue.Queue[str | None] = queue.Queue()
-        threading.Thread(target=_pump, args=(process.stdout, lines), daemon=True).start()
+        assert process.stdin is not None
         try:
             process.stdin.write(f"{peer_cards(mover)}\n{peer_cards(other)}\n".encode())
             process.stdin.flush()
         except OSError:
             pass  # it is gone already: its output ends, and that is reported below
         deadline = time.monotonic() + self.time_limit
-        for _ in range(MOST_LINES):
-            try:
-                line = lines.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                return None, None, f"no verdict within {self.time_limit:g} s"
-            if line is None:
-                code = process.wait()
-                return None, None, f"ended without a verdict (exit code {code})"
+        for count, line in enumerate(_lines(process, deadline)):
+            if count >= MOST_LINES:
+                return None, None, f"no verdict in {MOST_LINES} lines"
             try:
                 said = verdict(line)
             except PeerOutputError as error:
@@ -185,14 +179,37 @@ class Peer:
                 return said[0], said[1], None
             if line.startswith("invalid card"):
                 return None, None, f"refused the hands: {line[:80]!r}"
-        return None, None, f"no verdict in {MOST_LINES} lines"
+        if time.monotonic() >= deadline:
+            return None, None, f"no verdict within {self.time_limit:g} s"
+        return None, None, f"ended without a verdict (exit code {process.wait()})"
 
 
-def _pump(stream: IO[bytes], lines: queue.Queue[str | None]) -> None:
-    """Move the binary's output lines into a queue; None marks its end."""
-    for raw in stream:
-        lines.put(raw.decode("utf-8", "replace").strip())
-    lines.put(None)
+def _lines(process: subprocess.Popen[bytes], deadline: float) -> Iterator[str]:
+    """The binary's output lines as they come, until its output ends or the deadline passes.
+
+    No reader thread: the adapter stays single-threaded, so starting the next
+    binary with a ``preexec_fn`` is safe.
+    """
+    assert process.stdout is not None
+    stream = process.stdout
+    os.set_blocking(stream.fileno(), False)
+    buffer = b""
+    with selectors.DefaultSelector() as selector:
+        selector.register(stream, selectors.EVENT_READ)
+        while (left := deadline - time.monotonic()) > 0:
+            if not selector.select(timeout=left):
+                continue
+            chunk = stream.read(65536)
+            if chunk is None:
+                continue
+            if not chunk:
+                return
+            buffer += chunk
+            if len(buffer) > LONGEST_OUTPUT:
+                buffer = buffer[-LONGEST_OUTPUT:]  # endless output without a verdict
+            *complete, buffer = buffer.split(b"\n")
+            for raw in complete:
+                yield raw.decode("utf-8", "replace").strip()
 
 
 def answer(request: dict[str, Any], peer: Peer) -> dict[str, Any]:
