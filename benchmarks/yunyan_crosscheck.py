@@ -151,16 +151,17 @@ def _who(winner: int | None) -> str:
 def _findings(found: list[dict[str, Any]]) -> list[str]:
     """A table of findings: each one's shrunk reproducer and who says who wins it."""
     lines = [
-        "| position | finding | shrunk to | from | cpsolver | the C++ solver |",
+        "| position | shrunk to | from | cpsolver | the C++ solver | the finding |",
         "|---|---|---|---|---|---|",
     ]
     for item in found:
         position, winners = item["position"], item["winners"]
         hands = " vs ".join(f"`{hand}`" for hand in position["hands"])
+        reason = item["reason"].replace("external", "the C++ solver")
         lines.append(
-            f"| {item['id']} | {item['kind']} | {hands}, hand {position['turn']} to lead | "
-            f"{_cards(item['original_position'])} cards | "
-            f"{_who(winners.get('cpsolver'))} | {_who(winners.get('external'))} |"
+            f"| {item['id']} | {hands}, hand {position['turn']} to lead | "
+            f"{_cards(item['original_position'])} cards | {_who(winners.get('cpsolver'))} | "
+            f"{_who(winners.get('external'))} | {item['kind']}: {reason} |"
         )
     return [*lines, ""]
 
@@ -176,9 +177,9 @@ def render() -> str:
     times = summary["time"]
     limit = record["time_limit_s"]
     lines = [
-        "```console",
-        f"$ {record['deal']}",
-        f"$ {record['crosscheck']}",
+        "```sh",
+        record["deal"],
+        record["crosscheck"],
         "```",
         "",
         "| | |",

@@ -210,3 +210,23 @@ def test_crosscheck_reports_a_planted_bomb_bug_shrunk(tmp_path: Path) -> None:
     assert all(4 in Hand.parse(h).counts for h in small["hands"])  # both still hold a bomb
     reproducer = parse_position((tmp_path / "found" / "bombs.txt").read_text())
     assert [str(h) for h in reproducer.hands] == [str(Hand.parse(h)) for h in small["hands"]]
+
+
+def test_the_manuals_yunyan_figures_are_rendered_from_the_results_file() -> None:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import yunyan_crosscheck
+
+    page = yunyan_crosscheck.PAGE.read_text()
+    assert yunyan_crosscheck.START in page
+    # Stale? python benchmarks/yunyan_crosscheck.py run BINARY, then ... section.
+    assert yunyan_crosscheck.rewritten(page) == page
+    record = json.loads(yunyan_crosscheck.RESULTS.read_text())
+    summary = record["summary"]
+    assert summary["positions"] == record["count"]
+    assert summary["positions"] == (
+        summary["agreements"]
+        + summary["disagreements"]
+        + summary["invalid_moves"]
+        + summary["invalid_proofs"]
+    )
+    assert len(summary["reproducers"]) == summary["positions"] - summary["agreements"]
