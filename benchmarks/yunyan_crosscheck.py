@@ -204,6 +204,20 @@ def _findings(found: list[dict[str, Any]]) -> list[str]:
     return [*lines, ""]
 
 
+def _counted(summary: dict[str, Any]) -> str:
+    """The counts of a summary in words: '3 agreements, 1 disagreement, ...'."""
+    words = [
+        ("agreements", "agreement"),
+        ("disagreements", "disagreement"),
+        ("invalid_moves", "invalid move"),
+        ("unknowns", "unknown"),
+    ]
+    return ", ".join(
+        f"{summary[key]} {one if summary[key] == 1 else key.replace('_', ' ')}"
+        for key, one in words
+    )
+
+
 def _processes(record: dict[str, Any]) -> str:
     if not record["chunk"] or record["chunk"] >= record["count"]:
         return "one"
@@ -249,22 +263,20 @@ def render() -> str:
         lines += [
             (
                 f"The same {alone['positions']} positions in one crosscheck process "
-                f"(`run --chunk 0 --output {ONE_PROCESS.relative_to(ROOT)}`): "
-                f"{alone['agreements']} agreements, {alone['disagreements']} disagreements, "
-                f"{alone['invalid_moves']} invalid moves, {alone['unknowns']} unknowns, "
+                f"(`python benchmarks/yunyan_crosscheck.py run BINARY --chunk 0 --output "
+                f"{ONE_PROCESS.relative_to(ROOT)}`): {_counted(alone)}, "
                 f"in {one['wall_s'] / 60:.0f} min."
             ),
             "",
         ]
-        if alone.get("reproducers"):
-            lines += _findings(alone["reproducers"])
+        found = ", ".join(f"{item['kind']} on {item['id']}" for item in alone["reproducers"])
+        if found:
+            lines[-2] = lines[-2][:-1] + f"; its findings: {found}."
     if "cases" in record:
         cases = record["cases"]["summary"]
         sentence = (
             f"And the {cases['positions']} hand-made positions "
-            f"(`python benchmarks/yunyan_crosscheck.py cases BINARY`): "
-            f"{cases['agreements']} agreements, {cases['disagreements']} disagreements, "
-            f"{cases['invalid_moves']} invalid moves."
+            f"(`python benchmarks/yunyan_crosscheck.py cases BINARY`): {_counted(cases)}."
         )
         lines += [sentence, ""]
         if cases.get("reproducers"):
