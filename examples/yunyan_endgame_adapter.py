@@ -1,6 +1,7 @@
 """Cross-check YunyanDeng/doudizhu_endgame, a C++ endgame solver, through cpsolver's line protocol.
 
-    cpsolver crosscheck --generate position2 --sizes 4-10,4-10 --mid-trick 0 \\
+    cpsolver deal --kind position2 --count 100 --sizes 4-10,4-10 --mid-trick 0 -o leads.jsonl
+    cpsolver crosscheck leads.jsonl \\
         --against 'python examples/yunyan_endgame_adapter.py /path/to/doudizhu_endgame --cpu 1'
 
 None of that solver is in this repository: build it yourself, outside it
