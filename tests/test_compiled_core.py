@@ -266,6 +266,19 @@ def test_a_stopped_search_names_the_unsettled_first_moves_and_the_one_it_was_try
     assert stopped >= 1
 
 
+@pytest.mark.skipif(
+    os.environ.get("CPSOLVER_PURE") is not None
+    or (shutil.which("cc") is None and shutil.which("gcc") is None),
+    reason="no C compiler here, or the pure build was asked for",
+)
+def test_where_a_compiler_is_the_tests_run_the_compiled_core() -> None:
+    """Else every test of it skips: a non-editable install leaves this folder without the core."""
+    assert compiled.available(), (
+        "the compiled core is not importable from this folder: "
+        "pip install -e '.[test]' (or python setup.py build_ext --inplace)"
+    )
+
+
 def test_the_core_is_chosen_by_name() -> None:
     assert core_name("python") == "python"
     assert core_name() == ("compiled" if compiled.available() else "python")
