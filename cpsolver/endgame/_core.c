@@ -1652,15 +1652,23 @@ static PyObject *Core_get_evictions(Core *self, void *Py_UNUSED(closure)) {
     return Py_BuildValue("(LL)", self->evictions, self->evicted);
 }
 
-/* The bytes the search holds: every table, cache and list it allocated. */
+/* (held, largest): the bytes of every table, cache and list the search allocated, and of the
+ * largest one, which its next growth would double (old and new both held for a moment). */
 static PyObject *Core_get_bytes(Core *self, void *Py_UNUSED(closure)) {
+    size_t blocks[13], n = 0;
     const Map *maps[] = {&self->play_index, &self->table, &self->classes, &self->known, &self->hand_runs_out};
-    size_t bytes = 0;
-    for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) bytes += maps[i]->cap * sizeof(Slot);
+    for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) blocks[n++] = maps[i]->cap * sizeof(Slot);
     const Ints *lists[] = {&self->plans, &self->class_lists, &self->arena, &self->run_plans, &self->scratch};
-    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) bytes += lists[i]->cap * sizeof(int32_t);
-    bytes += self->play_cap * sizeof(PlayRecord) + self->known_cap * sizeof(Known) + self->cover.cap * sizeof(Mark);
-    return PyLong_FromSize_t(bytes);
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) blocks[n++] = lists[i]->cap * sizeof(int32_t);
+    blocks[n++] = self->play_cap * sizeof(PlayRecord);
+    blocks[n++] = self->known_cap * sizeof(Known);
+    blocks[n++] = self->cover.cap * sizeof(Mark);
+    size_t held = 0, largest = 0;
+    for (size_t i = 0; i < n; i++) {
+        held += blocks[i];
+        if (blocks[i] > largest) largest = blocks[i];
+    }
+    return Py_BuildValue("(nn)", (Py_ssize_t)held, (Py_ssize_t)largest);
 }
 
 static PyObject *Core_get_play_count(Core *self, void *Py_UNUSED(closure)) {
@@ -1697,7 +1705,8 @@ static PyGetSetDef Core_getset[] = {
     {"nodes", (getter)Core_get_nodes, NULL, "positions searched", NULL},
     {"size", (getter)Core_get_size, NULL, "entries in the table", NULL},
     {"play_count", (getter)Core_get_play_count, NULL, "plays met", NULL},
-    {"bytes", (getter)Core_get_bytes, NULL, "bytes of every table, cache and list the search holds", NULL},
+    {"bytes", (getter)Core_get_bytes, NULL,
+     "(held, largest): bytes of every table, cache and list the search holds, and of the largest", NULL},
     {"evictions", (getter)Core_get_evictions, NULL, "(evictions, entries evicted) so far", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };

@@ -10,7 +10,8 @@ for the larger subtrees near the root (the costly ones to search again).
 The compiled core keeps its own table bounded too (half the cap) and, when
 evicting, keeps the entries with the most nodes searched under them instead
 of the newest (:mod:`cpsolver.endgame.compiled`); its gauge is the bytes the
-C search itself holds, not the process's resident size, so memory that
+C search itself holds or the process's growth since the search began,
+whichever is more, not the process's whole resident size, so memory that
 earlier work left with the process does not count against the search.
 
 The resident size of the process is read every few thousand nodes (Linux);

@@ -119,9 +119,11 @@ class CompiledSearch(Tree):
         if self.memory.cap is not None:
             self._core.bound(table_bound(self.memory.cap))
         if self.memory.resident is resident_bytes:
-            # The cap is on the search's memory: here it is known to the byte, and
-            # nothing else the process holds (an earlier search's freed pages) counts.
-            self.memory.resident = self.held_bytes
+            # The cap is on this search's memory: what it holds, counted to the byte,
+            # or what the process grew by since it began (the allocator's slack), if more.
+            # Memory that earlier work left with the process does not count.
+            self._baseline = resident_bytes() or 0
+            self.memory.resident = self.footprint
         self.deadline = deadline
 
     @property
@@ -156,7 +158,19 @@ class CompiledSearch(Tree):
 
     def held_bytes(self) -> int:
         """The bytes the C search holds now: every table, cache and list it allocated."""
-        return int(self._core.bytes)
+        held, _ = self._core.bytes
+        return int(held)
+
+    def footprint(self) -> int:
+        """This search's memory as its cap reads it, with room for its next growth.
+
+        What it holds, plus its largest block (which a growth doubles, the old
+        block held until the new one is filled), or what the process grew by
+        since the search began, if more.
+        """
+        held, largest = self._core.bytes
+        grown = (resident_bytes() or 0) - self._baseline
+        return max(int(held) + int(largest), grown)
 
     @property
     def evictions(self) -> tuple[int, int]:
