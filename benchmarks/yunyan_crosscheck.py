@@ -35,10 +35,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "yunyan_crosscheck.json"
 ONE_PROCESS = ROOT / "benchmarks" / "results" / "yunyan_crosscheck_one_process.json"
-# Positions a crosscheck process: cpsolver's process grows by about a megabyte a
-# position solved, and past its 1 GiB memory cap every later search gives up
-# at once ("unknown"), so a long run is split (--chunk 0: one process, as
-# ONE_PROCESS was run, to show that).
+# Positions a crosscheck process. The main run is split, as it was first run,
+# when cpsolver's memory cap still counted what earlier positions had left with
+# the process (later searches gave up: "unknown"); ONE_PROCESS (--chunk 0)
+# shows the whole run in one process since that was fixed.
 CHUNK = 250
 ADAPTER = Path("examples") / "yunyan_endgame_adapter.py"
 PAGE = ROOT / "docs" / "crosscheck.md"
