@@ -21,6 +21,17 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 START_SECONDS = 30.0
+# Headless Chromium as root on a machine with no network beyond its registries:
+# no sandbox, no GPU, none of the background connections it would try at start.
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 @contextlib.contextmanager

@@ -28,6 +28,8 @@ if not os.path.exists(CHROMIUM):
         "the browser tests need Chromium (apt-get install chromium)", allow_module_level=True
     )
 
+from serving import CHROMIUM_ARGS as ARGS
+
 from cpsolver.game.engine import replay
 from cpsolver.io.dealformat import parse_deal
 from cpsolver.pictures import svg
@@ -39,15 +41,6 @@ from cpsolver.spring.cpsat.explain import explain
 from cpsolver.spring.search import solve
 
 ROOT = Path(__file__).parent.parent
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 NO_SPRING = parse_deal((ROOT / "examples" / "no_spring.txt").read_text())
 SPRING = parse_deal((ROOT / "examples" / "spring.txt").read_text())
 RECORD = json.loads((Path(__file__).parent / "data" / "hands.jsonl").read_text().splitlines()[0])

@@ -32,19 +32,11 @@ if not os.path.exists(CHROMIUM):
         "the browser tests need Chromium (apt-get install chromium)", allow_module_level=True
     )
 
-from serving import board, wait_for, workers
+from serving import CHROMIUM_ARGS, board, wait_for, workers
 
 from cpsolver.cli import cli
 
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+ARGS = CHROMIUM_ARGS  # the same browser for the board and the pictures
 ARTIFACTS = Path(os.environ.get("CPSOLVER_ARTIFACTS", Path(__file__).parent / "artifacts"))
 TIMEOUT = 60_000  # milliseconds any one wait of the page may take
 DATA = Path(__file__).parent / "data"

@@ -20,7 +20,7 @@ from cpsolver.cli.options import (
 )
 from cpsolver.cli.output import emit_json, with_progress
 from cpsolver.game.engine import Game, NotARecordError, replay, unfinished_words
-from cpsolver.io.reading import InputError, loads_json, source_name
+from cpsolver.io.reading import loads_documents, source_name
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.io.words import counted
 from cpsolver.io.writing import open_output, write_line
@@ -186,17 +186,7 @@ def replay_command(
     rules = load_rules(rules_name)
     text = read_source(record_file, "record")
     source = source_name(record_file)
-    try:
-        records = [
-            loads_json(line, source, number)
-            for number, line in enumerate(text.splitlines(), 1)
-            if line.strip()
-        ]
-    except InputError as error:
-        try:  # one record over several lines
-            records = [loads_json(text, source)]
-        except InputError:
-            raise error from None
+    records = loads_documents(text, source)
     if not records:
         raise BadInput(f"{record_file}: no game records in it")
     results: list[dict[str, Any]] = []

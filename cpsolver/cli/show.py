@@ -36,7 +36,7 @@ from cpsolver.io.positionformat import (
     position_from_dict,
     read_play,
 )
-from cpsolver.io.reading import InputError, loads_json, source_name
+from cpsolver.io.reading import loads_documents, source_name
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.io.writing import write_text
 from cpsolver.rules.errors import CpsolverError
@@ -46,17 +46,7 @@ from cpsolver.rules.ruleset import RuleSet
 
 def _read_documents(text: str, source: str) -> list[Any]:
     """JSON documents: proofs, certificates, strategies, records (one or JSON lines)."""
-    try:
-        documents = [
-            loads_json(line, source, number)
-            for number, line in enumerate(text.splitlines(), 1)
-            if line.strip()
-        ]
-    except InputError as error:
-        try:  # one document over several lines
-            documents = [loads_json(text, source)]
-        except InputError:
-            raise error from None
+    documents = loads_documents(text, source)
     if not documents:
         raise BadInput("nothing to show: the input is empty")
     return documents

@@ -292,23 +292,32 @@ def loads_json(text: str | bytes, source: str, line: int | None = None) -> Any:
     return value
 
 
-def loads_records(text: str, source: str, label: str | None = None) -> list[dict[str, Any]]:
-    """JSON objects from a record file's text: one JSON document, or JSON lines.
+def loads_documents(text: str, source: str) -> list[Any]:
+    """JSON documents from a file's text: JSON lines, or one document over several lines.
 
-    ``label`` names the input in the messages about its items (``source`` by default).
+    Blank lines are skipped; an empty text gives no documents. A text that is
+    neither is refused with the first line's error.
     """
-    label = source if label is None else label
     try:
-        items = [
+        return [
             loads_json(line, source, number)
             for number, line in enumerate(text.splitlines(), 1)
             if line.strip()
         ]
     except InputError as error:
         try:  # one document over several lines
-            items = [loads_json(text, source)]
+            return [loads_json(text, source)]
         except InputError:
             raise error from None
+
+
+def loads_records(text: str, source: str, label: str | None = None) -> list[dict[str, Any]]:
+    """JSON objects from a record file's text: one JSON document, or JSON lines.
+
+    ``label`` names the input in the messages about its items (``source`` by default).
+    """
+    label = source if label is None else label
+    items = loads_documents(text, source)
     if not items:
         raise InputError(f"{label}: nothing in it")
     for number, item in enumerate(items, 1):
