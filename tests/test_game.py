@@ -253,6 +253,19 @@ def test_play_records_replay(tmp_path: Path) -> None:
     assert result.exit_code == 0 and json.loads(result.stdout)["valid"] is True
 
 
+def test_a_record_that_names_no_rules_is_bad_input_saying_so(tmp_path: Path) -> None:
+    """It said "made under the rules None (None)" and exit 1, as if the record were tampered with."""
+    records = tmp_path / "hands.jsonl"
+    CliRunner().invoke(cli, ["simulate", "--games", "1", "--record", str(records), "--json"])
+    record = json.loads(records.read_text().splitlines()[0])
+    del record["rules"]
+    bare = tmp_path / "bare.json"
+    bare.write_text(json.dumps(record))
+    result = CliRunner().invoke(cli, ["replay", str(bare)])
+    assert result.exit_code == 2 and "None" not in result.output
+    assert "it names no rules" in result.output
+
+
 def test_replay_command_rejects_a_tampered_record(tmp_path: Path) -> None:
     record = json.loads(HANDS.read_text().splitlines()[0])
     record["result"]["stake"] = 99
