@@ -6,12 +6,15 @@ without it, and the pure-Python search, its reference, does the work.
 """
 
 import os
+from glob import glob
 
 from setuptools import Extension, setup
 
 core = Extension(
     "cpsolver.endgame._core",
     sources=["cpsolver/endgame/_core.c"],
+    # One translation unit: _core.c includes its parts, so a change to one rebuilds it.
+    depends=sorted(glob("cpsolver/endgame/core_c/*.h")),
     extra_compile_args=["-O2"] if os.name != "nt" else [],
     optional=True,
 )

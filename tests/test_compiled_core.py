@@ -16,6 +16,7 @@ import json
 import os
 import random
 import shutil
+import site
 import subprocess
 import sys
 import zipfile
@@ -342,9 +343,12 @@ def test_a_build_without_a_compiler_installs_and_runs_on_the_python_core(tmp_pat
     with zipfile.ZipFile(wheel) as archive:
         assert not [n for n in archive.namelist() if n.endswith((".so", ".pyd"))]
         archive.extractall(tmp_path / "installed")
-    run = {**os.environ, "PYTHONPATH": str(tmp_path / "installed")}
+    # -S: no site hooks, so an editable install of this checkout (an import hook that
+    # outranks PYTHONPATH) cannot stand in for the wheel; its dependencies by path.
+    found = [str(tmp_path / "installed"), *site.getsitepackages()]
+    run = {**os.environ, "PYTHONPATH": os.pathsep.join(found)}
     version = subprocess.run(
-        [sys.executable, "-m", "cpsolver", "--version"],
+        [sys.executable, "-S", "-m", "cpsolver", "--version"],
         check=False,
         capture_output=True,
         text=True,
@@ -353,7 +357,18 @@ def test_a_build_without_a_compiler_installs_and_runs_on_the_python_core(tmp_pat
     )
     assert "the python core" in version.stdout
     answer = subprocess.run(
-        [sys.executable, "-m", "cpsolver", "endgame", "--hand", "KK3", "--hand", "QQ4", "--json"],
+        [
+            sys.executable,
+            "-S",
+            "-m",
+            "cpsolver",
+            "endgame",
+            "--hand",
+            "KK3",
+            "--hand",
+            "QQ4",
+            "--json",
+        ],
         check=False,
         capture_output=True,
         text=True,

@@ -45,6 +45,8 @@ IN_THE_WHEEL = [
     "cpsolver/py.typed",
 ]
 IN_THE_SDIST = [
+    "cpsolver/endgame/_core.c",  # the compiled core and its parts: a source install builds them
+    "cpsolver/endgame/core_c/search.h",
     "LICENSE",
     "CHANGELOG.md",
     "README.md",

@@ -33,6 +33,8 @@ try:
     from cpsolver.endgame import _core  # type: ignore[attr-defined, no-redef]
 except ImportError:  # built without a C compiler: the Python search does the work
     _core = None
+if _core is not None and not hasattr(_core, "Core"):  # a folder of that name, not the extension
+    _core = None
 
 PatternTable = tuple[int, int, int, int, int, int, bytes]
 # Bytes of one slot of the C table (four words of key, one of value); the table

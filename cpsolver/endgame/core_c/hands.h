@@ -1,0 +1,293 @@
+/*
+ * What is known of each hand (its plays, answers, order, fewest plays) and its run-outs.
+ *
+ * Part of the compiled core, cpsolver/endgame/_core.c: one translation unit,
+ * included from there in order (each part uses the ones before it), so every
+ * function stays static and inlinable.
+ */
+#ifndef CPSOLVER_CORE_HANDS_H
+#define CPSOLVER_CORE_HANDS_H
+
+/* Cached lists of hands                                                     */
+
+/* The record of a hand on lead (table NO_TABLE) or over a play, made empty if new; -1 on failure.
+ * An index, not a pointer: records move when more are made. */
+static long known_index(Core *self, u64 hand, int table) {
+    Slot *s = map_find(&self->known, hand, (u64)(table + 1), 0, 0);
+    if (s) return (long)s->v;
+    if (self->known_count == self->known_cap) {
+        size_t cap = self->known_cap ? self->known_cap * 2 : 1024;
+        Known *grown = realloc(self->known_of, cap * sizeof(Known));
+        if (!grown) return PyErr_NoMemory(), -1;
+        self->known_of = grown;
+        self->known_cap = cap;
+    }
+    long index = (long)self->known_count++;
+    self->known_of[index] = (Known){-1, -1, UNKNOWN, -1};
+    if (map_put(&self->known, hand, (u64)(table + 1), 0, 0, index)) return PyErr_NoMemory(), -1;
+    return index;
+}
+
+/* The plays of a hand (table NO_TABLE) or its answers to a play, as a span of the arena. */
+static int64_t moves_of(Core *self, u64 hand, int table) {
+    long index = known_index(self, hand, table);
+    if (index < 0) return -1;
+    if (self->known_of[index].moves >= 0) return self->known_of[index].moves;
+    size_t start = self->arena.len;
+    if (table == NO_TABLE ? generate_plays(self, hand, &self->arena)
+                          : generate_answers(self, hand, table, &self->arena))
+        return -1;
+    return self->known_of[index].moves = span(start, self->arena.len - start);
+}
+
+static int64_t plays_of(Core *self, u64 hand) { return moves_of(self, hand, NO_TABLE); }
+
+static int64_t answers_of(Core *self, u64 hand, int table) { return moves_of(self, hand, table); }
+
+/* The play that is the whole hand, or -1; -2 on failure. */
+static int whole_of(Core *self, u64 hand) {
+    long index = known_index(self, hand, NO_TABLE);
+    if (index < 0) return -2;
+    if (self->known_of[index].number != UNKNOWN) return self->known_of[index].number;
+    int64_t v = plays_of(self, hand);
+    if (v < 0) return -2;
+    int found = -1;
+    for (size_t i = 0; i < span_length(v); i++) {
+        int play = self->arena.data[span_offset(v) + i];
+        if (self->plays[play].cards == hand) {
+            found = play;
+            break;
+        }
+    }
+    return self->known_of[index].number = found;
+}
+
+static inline u64 lowest_field(u64 hand) {
+    int bit = __builtin_ctzll(hand);
+    return (u64)0xF << (4 * (bit / 4));
+}
+
+/* The fewest plays the hand splits into; -1 on failure or past the deadline. */
+static int fewest(Core *self, u64 hand) {
+    if (!hand) return 0;
+    long index = known_index(self, hand, NO_TABLE);
+    if (index < 0) return -1;
+    if (self->known_of[index].fewest >= 0) return self->known_of[index].fewest;
+    if (++self->splits % CHECK_SPLITS_EVERY == 0 && self->stop_at > 0 && clock_now() > self->stop_at) {
+        self->failed = 2; /* the time ran out: the Python side raises OutOfTime */
+        return -1;
+    }
+    int64_t v = plays_of(self, hand);
+    if (v < 0) return -1;
+    size_t offset = span_offset(v), length = span_length(v);
+    u64 lowest = lowest_field(hand);
+    int best = 1 << 30;
+    for (size_t i = 0; i < length; i++) {
+        u64 cards = self->plays[self->arena.data[offset + i]].cards;
+        if (!(cards & lowest)) continue;
+        int rest = fewest(self, hand - cards);
+        if (rest < 0) return -1;
+        if (rest + 1 < best) best = rest + 1;
+        if (best == 1) break;
+    }
+    return self->known_of[index].fewest = best;
+}
+
+static int compare_keys(const void *x, const void *y) {
+    u64 a = *(const u64 *)x, b = *(const u64 *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Sort moves (in place, stably) by (strong, fewest plays left, rank, larger first). */
+static int order(Core *self, u64 hand, int32_t *moves, size_t n) {
+    if (n < 2) return 0;
+    u64 *keys = malloc(n * sizeof(u64));
+    int32_t *sorted = malloc(n * sizeof(int32_t));
+    if (!keys || !sorted) {
+        free(keys);
+        free(sorted);
+        return PyErr_NoMemory(), -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        PlayRecord r = self->plays[moves[i]];
+        int left = fewest(self, hand - r.cards);
+        if (left < 0) {
+            free(keys);
+            free(sorted);
+            return -1;
+        }
+        /* The position i last: ties keep the generator's order, as Python's stable sort. */
+        keys[i] = ((u64)r.strong << 62) | ((u64)left << 52) | ((u64)r.top << 44) |
+                  ((u64)(255 - r.size) << 36) | (u64)i;
+    }
+    qsort(keys, n, sizeof(u64), compare_keys);
+    for (size_t i = 0; i < n; i++) sorted[i] = moves[keys[i] & 0xFFFFFFFFFULL];
+    memcpy(moves, sorted, n * sizeof(int32_t));
+    free(sorted);
+    free(keys);
+    return 0;
+}
+
+/* The ordered moves (the pass left out) of a hand on lead (table -1) or over a play. */
+static int64_t ordered_of(Core *self, u64 hand, int table) {
+    long index = known_index(self, hand, table);
+    if (index < 0) return -1;
+    if (self->known_of[index].order >= 0) return self->known_of[index].order;
+    int64_t v = moves_of(self, hand, table);
+    if (v < 0) return -1;
+    size_t length = span_length(v);
+    int32_t *moves = malloc((length ? length : 1) * sizeof(int32_t));
+    if (!moves) return PyErr_NoMemory(), -1;
+    memcpy(moves, &self->arena.data[span_offset(v)], length * sizeof(int32_t));
+    if (order(self, hand, moves, length)) {
+        free(moves);
+        return -1;
+    }
+    if (ints_reserve(&self->arena, length)) {
+        free(moves);
+        return PyErr_NoMemory(), -1;
+    }
+    size_t start = self->arena.len;
+    memcpy(&self->arena.data[start], moves, length * sizeof(int32_t));
+    self->arena.len += length;
+    free(moves);
+    return self->known_of[index].order = span(start, length);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Runs out: plays that empty the hand from the lead with none but the last  */
+/* answerable (packed.PackedRules.runs_out).                                 */
+
+static int safe(const Core *self, int play, const u64 *opponents, int n) {
+    for (int i = 0; i < n; i++)
+        if (can_answer(self, opponents[i], play)) return 0;
+    return 1;
+}
+
+typedef struct {
+    Core *self;
+    const int32_t *safe;
+    size_t safe_count;
+} Covering;
+
+/* A safe play holding the lowest card of `left` that starts a safe split; -1 none, -2 failure. */
+static int cover(Covering *c, u64 left) {
+    Core *self = c->self;
+    Mark *s = marks_find(&self->cover, left);
+    if (s) return s->value;
+    if (marks_put(&self->cover, left, -1)) return PyErr_NoMemory(), -2;
+    u64 lowest = lowest_field(left);
+    int found = -1;
+    for (size_t i = 0; i < c->safe_count; i++) {
+        u64 cards = self->plays[c->safe[i]].cards;
+        if (!(cards & lowest) || !contains(left, cards)) continue;
+        u64 rest = left - cards;
+        int further = rest ? cover(c, rest) : 0;
+        if (further == -2) return -2;
+        if (!rest || further >= 0) {
+            found = c->safe[i];
+            break;
+        }
+    }
+    if (found >= 0 && marks_put(&self->cover, left, found)) return PyErr_NoMemory(), -2;
+    return found;
+}
+
+static int compare_size_first(const void *x, const void *y) {
+    u64 a = *(const u64 *)x, b = *(const u64 *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* The offset in run_plans of a plan that runs out (length, then plays), -1 for none, -2 failure. */
+static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
+    u64 o0 = n > 0 ? opponents[0] : 0, o1 = n > 1 ? opponents[1] : 0;
+    Slot *s = map_find(&self->hand_runs_out, hand, o0, o1, 0);
+    if (s) return s->v;
+    int64_t v = plays_of(self, hand);
+    if (v < 0) return -2;
+    size_t length = span_length(v);
+    int32_t *plays = malloc((length ? length : 1) * sizeof(int32_t));
+    u64 *keys = malloc((length ? length : 1) * sizeof(u64));
+    int32_t *safe_plays = malloc((length ? length : 1) * sizeof(int32_t));
+    if (!plays || !keys || !safe_plays) {
+        free(plays);
+        free(keys);
+        free(safe_plays);
+        return PyErr_NoMemory(), -2;
+    }
+    memcpy(plays, &self->arena.data[span_offset(v)], length * sizeof(int32_t));
+    /* Larger plays first: the plan found then looks like play (KK, not K and K). */
+    size_t safe_count = 0;
+    u64 coverable = 0;
+    for (size_t i = 0; i < length; i++)
+        if (safe(self, plays[i], opponents, n)) {
+            keys[safe_count++] = ((u64)(255 - self->plays[plays[i]].size) << 32) | (u64)i;
+            coverable |= self->plays[plays[i]].cards;
+        }
+    qsort(keys, safe_count, sizeof(u64), compare_size_first);
+    for (size_t i = 0; i < safe_count; i++) safe_plays[i] = plays[keys[i] & 0xFFFFFFFF];
+    /* Ranks no safe play holds: the one answerable play, played last, must take them all. */
+    u64 uncovered = 0;
+    for (int r = 0; r < RANKS; r++)
+        if (count_of(hand, r) && !count_of(coverable, r)) uncovered |= (u64)0xF << (4 * r);
+    Covering c = {self, safe_plays, safe_count};
+    int64_t found = -1;
+    int failed = 0;
+    marks_clear(&self->cover);
+    /* The last play: any that takes the uncovered ranks whole; with none uncovered, none or any. */
+    for (size_t i = 0; !failed && i <= length; i++) {
+        int last;
+        if (uncovered) {
+            if (i == length) break;
+            last = plays[i];
+            if ((self->plays[last].cards & uncovered) != (hand & uncovered)) continue;
+        } else {
+            last = i == 0 ? PASS : plays[i - 1];
+        }
+        u64 rest = hand - (last == PASS ? 0 : self->plays[last].cards);
+        if (rest) {
+            int first = cover(&c, rest);
+            if (first == -2) {
+                failed = 1;
+                break;
+            }
+            if (first < 0) continue;
+        }
+        found = (int64_t)self->run_plans.len;
+        if (ints_push(&self->run_plans, 0)) {
+            failed = 1;
+            PyErr_NoMemory();
+            break;
+        }
+        int steps = 0;
+        while (rest) {
+            int step = marks_find(&self->cover, rest)->value;
+            if (ints_push(&self->run_plans, step)) {
+                failed = 1;
+                PyErr_NoMemory();
+                break;
+            }
+            steps++;
+            rest -= self->plays[step].cards;
+        }
+        if (!failed && last != PASS) {
+            if (ints_push(&self->run_plans, last)) {
+                failed = 1;
+                PyErr_NoMemory();
+            }
+            steps++;
+        }
+        if (!failed) self->run_plans.data[found] = steps;
+        break;
+    }
+    free(plays);
+    free(keys);
+    free(safe_plays);
+    if (failed) return -2;
+    if (map_put(&self->hand_runs_out, hand, o0, o1, 0, found)) return PyErr_NoMemory(), -2;
+    return found;
+}
+
+/* ------------------------------------------------------------------------ */
+
+#endif

@@ -1,0 +1,237 @@
+/*
+ * Table keys and values, and the search itself.
+ *
+ * Part of the compiled core, cpsolver/endgame/_core.c: one translation unit,
+ * included from there in order (each part uses the ones before it), so every
+ * function stays static and inlinable.
+ */
+#ifndef CPSOLVER_CORE_SEARCH_H
+#define CPSOLVER_CORE_SEARCH_H
+
+/* Table keys: the play to beat stands for the answers it lets be played     */
+
+static int answer_class(Core *self, u64 hand, int table) {
+    long index = known_index(self, hand, table);
+    if (index < 0) return -1;
+    if (self->known_of[index].number != UNKNOWN) return self->known_of[index].number;
+    int64_t v = answers_of(self, hand, table);
+    if (v < 0) return -1;
+    const int32_t *list = &self->arena.data[span_offset(v)];
+    size_t length = span_length(v);
+    u64 h = 0x9e3779b97f4a7c15ULL;
+    for (size_t i = 0; i < length; i++) h = mix(h ^ (u64)(uint32_t)list[i]);
+    h >>= 1; /* never the empty slot's mark */
+    /* Equal hashes are told apart by comparing the lists: a probe on (h, length, k). */
+    int found = -1;
+    for (u64 k = 0;; k++) {
+        Slot *c = map_find(&self->classes, h, length, k, 0);
+        if (!c) break;
+        size_t offset = (size_t)(c->v >> 24);
+        if (memcmp(&self->class_lists.data[offset], list, length * sizeof(int32_t)) == 0) {
+            found = (int)(c->v & 0xFFFFFF);
+            break;
+        }
+    }
+    if (found < 0) {
+        u64 k = 0;
+        while (map_find(&self->classes, h, length, k, 0)) k++;
+        if (self->classes.len >= (1 << 24)) {
+            PyErr_SetString(PyExc_MemoryError, "more answer classes than the table's keys hold");
+            return -1;
+        }
+        found = (int)self->classes.len;
+        size_t offset = self->class_lists.len;
+        if (ints_reserve(&self->class_lists, length)) return PyErr_NoMemory(), -1;
+        memcpy(&self->class_lists.data[offset], &self->arena.data[span_offset(v)], length * sizeof(int32_t));
+        self->class_lists.len += length;
+        if (map_put(&self->classes, h, length, k, 0, ((int64_t)offset << 24) | found)) return PyErr_NoMemory(), -1;
+    }
+    return self->known_of[index].number = found;
+}
+
+typedef struct {
+    u64 hands[3];
+    int turn, table, by;
+} State;
+
+/* The table's key of a state, as (a, b, c, d); -1 on failure. */
+static int key_of(Core *self, const State *st, u64 *key) {
+    key[0] = st->hands[0] | ((u64)st->turn << 60);
+    key[1] = st->hands[1] | ((u64)(st->by + 1) << 60);
+    key[2] = st->hands[2];
+    if (st->table == NO_TABLE) {
+        key[3] = (u64)NO_TABLE;
+        return 0;
+    }
+    int found = answer_class(self, st->hands[st->turn], st->table);
+    if (found < 0) return -1;
+    int64_t k = found;
+    int following = (st->turn + 1) % self->players;
+    if (following != st->by) { /* in the three-player game, the next player answers it too */
+        int next = answer_class(self, st->hands[following], st->table);
+        if (next < 0) return -1;
+        k = (k << 24) | next; /* class numbers stay below 2^24 (the value's field) */
+    }
+    key[3] = (u64)(-2 - k);
+    return 0;
+}
+
+/* A table value: the result (a move, LOSS, or -2 - plan offset) and the entry's cost, the
+ * bit length of the number of nodes searched under it: eviction keeps the costliest. */
+static inline int64_t entry_value(int32_t result, int cost) { return ((int64_t)cost << 32) | (uint32_t)result; }
+static inline int32_t entry_result(int64_t v) { return (int32_t)(uint32_t)(v & 0xFFFFFFFF); }
+static inline int entry_cost(int64_t v) { return (int)((u64)v >> 32); }
+
+static inline int cost_of(long long nodes) { return nodes > 0 ? 64 - __builtin_clzll((u64)nodes) : 0; }
+
+static int evict_to(Core *self, size_t keep, int caches);
+static int free_caches(Core *self);
+
+static int store_costing(Core *self, const u64 *key, int32_t result, long long searched) {
+    if (self->most_entries && self->table.len >= self->most_entries && evict_to(self, self->most_entries / 2, 0))
+        return -1;
+    if (map_put(&self->table, key[0], key[1], key[2], key[3], entry_value(result, cost_of(searched)))) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+static int store(Core *self, const u64 *key, int32_t result) { return store_costing(self, key, result, 1); }
+
+static int store_plan(Core *self, const u64 *key, int64_t plan) {
+    if (self->most_entries && self->table.len >= self->most_entries && evict_to(self, self->most_entries / 2, 0))
+        return -1;
+    int length = self->run_plans.data[plan];
+    size_t offset = self->plans.len;
+    if (ints_reserve(&self->plans, (size_t)length + 1)) return PyErr_NoMemory(), -1;
+    memcpy(&self->plans.data[offset], &self->run_plans.data[plan], ((size_t)length + 1) * sizeof(int32_t));
+    self->plans.len += (size_t)length + 1;
+    return store(self, key, (int32_t)(-2 - (int64_t)offset));
+}
+
+/* ------------------------------------------------------------------------ */
+/* The search                                                                */
+
+static int call_check(Core *self) {
+    PyObject *left = PyObject_CallNoArgs(self->check);
+    if (!left) {
+        self->failed = 1;
+        return -1;
+    }
+    if (left == Py_None) {
+        self->stop_at = 0;
+    } else {
+        double seconds = PyFloat_AsDouble(left);
+        if (seconds == -1.0 && PyErr_Occurred()) {
+            Py_DECREF(left);
+            self->failed = 1;
+            return -1;
+        }
+        self->stop_at = clock_now() + (seconds > 0 ? seconds : 1e-9);
+    }
+    Py_DECREF(left);
+    return 0;
+}
+
+static int successor(const Core *self, const State *st, int move, State *child) {
+    int following = (st->turn + 1) % self->players;
+    *child = *st;
+    child->turn = following;
+    if (move == PASS) {
+        if (following == st->by) { /* everyone else passed: the last player to play leads */
+            child->table = NO_TABLE;
+            child->by = -1;
+        }
+        return 1;
+    }
+    u64 left = st->hands[st->turn] - self->plays[move].cards;
+    if (!left) return 0; /* the mover is out */
+    child->hands[st->turn] = left;
+    child->table = move;
+    child->by = st->turn;
+    return 1;
+}
+
+/* Whether the side of the player to move wins: 1, 0, or -1 on failure (an exception set, or out of time). */
+static int wins(Core *self, const State *st) {
+    u64 key[4];
+    if (key_of(self, st, key)) return -1;
+    Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
+    if (s) return entry_result(s->v) != LOSS;
+    if (++self->nodes % CHECK_EVERY == 0 && call_check(self)) return -1;
+    long long before = self->nodes;
+    u64 hand = st->hands[st->turn];
+    int side = self->side[st->turn];
+    u64 opponents[2];
+    int n = self->opponent_count[st->turn];
+    for (int i = 0; i < n; i++) opponents[i] = st->hands[self->opponents[st->turn][i]];
+    int whole = whole_of(self, hand);
+    if (whole == -2) return -1;
+    int64_t moves;
+    int pass_first = 0, pass_last = 0;
+    if (st->table == NO_TABLE) {
+        if (whole >= 0) return store(self, key, whole) ? -1 : 1; /* out now */
+        int64_t plan = runs_out(self, hand, opponents, n);
+        if (plan == -2) return -1;
+        if (plan >= 0 && self->run_plans.data[plan] > 0) return store_plan(self, key, plan) ? -1 : 1;
+        moves = ordered_of(self, hand, NO_TABLE);
+    } else {
+        int64_t candidates = answers_of(self, hand, st->table);
+        if (candidates < 0) return -1;
+        for (size_t i = 0; whole >= 0 && i < span_length(candidates); i++)
+            if (self->arena.data[span_offset(candidates) + i] == whole)
+                return store(self, key, whole) ? -1 : 1; /* out now */
+        for (size_t i = 0; i < span_length(candidates); i++) {
+            /* An answer nobody beats, then out from the lead. */
+            int play = self->arena.data[span_offset(candidates) + i];
+            if (!safe(self, play, opponents, n)) continue;
+            int64_t plan = runs_out(self, hand - self->plays[play].cards, opponents, n);
+            if (plan == -2) return -1;
+            if (plan >= 0 && self->run_plans.data[plan] > 0) return store(self, key, play) ? -1 : 1;
+        }
+        moves = ordered_of(self, hand, st->table);
+        if (self->side[st->by] == side)
+            pass_first = 1; /* over a partner's play, passing first */
+        else
+            pass_last = 1;
+    }
+    if (moves < 0) return -1;
+    /* This node's moves, copied onto the stack: eviction may empty the caches below. */
+    size_t base = self->scratch.len, length = span_length(moves);
+    if (ints_reserve(&self->scratch, length + 1)) return PyErr_NoMemory(), -1;
+    if (pass_first) self->scratch.data[self->scratch.len++] = PASS;
+    memcpy(&self->scratch.data[self->scratch.len], &self->arena.data[span_offset(moves)], length * sizeof(int32_t));
+    self->scratch.len += length;
+    if (pass_last) self->scratch.data[self->scratch.len++] = PASS;
+    size_t total = self->scratch.len - base;
+    int result = 0;
+    for (size_t i = 0; i < total; i++) {
+        int move = self->scratch.data[base + i];
+        State child;
+        int won;
+        if (!successor(self, st, move, &child)) {
+            won = 1; /* a move that empties the hand wins (taken above as out now) */
+            child.turn = st->turn;
+        } else {
+            won = wins(self, &child);
+            if (won < 0) {
+                self->scratch.len = base;
+                return -1;
+            }
+        }
+        if (self->side[child.turn] == side ? won : !won) {
+            result = 1;
+            if (store_costing(self, key, move, self->nodes - before + 1)) result = -1;
+            break;
+        }
+    }
+    self->scratch.len = base;
+    if (result == 0 && store_costing(self, key, LOSS, self->nodes - before + 1)) return -1;
+    return result;
+}
+
+static int parse_state(Core *self, PyObject *args, State *st);
+static PyObject *failure(Core *self);
+
+#endif

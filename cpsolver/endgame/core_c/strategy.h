@@ -1,0 +1,275 @@
+/*
+ * The winning side's strategy, walked in C: its size, its line, its nodes for a proof.
+ *
+ * Part of the compiled core, cpsolver/endgame/_core.c: one translation unit,
+ * included from there in order (each part uses the ones before it), so every
+ * function stays static and inlinable.
+ */
+#ifndef CPSOLVER_CORE_STRATEGY_H
+#define CPSOLVER_CORE_STRATEGY_H
+
+/* ------------------------------------------------------------------------ */
+/* The winning side's strategy, walked: its size and the longest resistance  */
+/* (endgame/strategy.py's Strategy.depth, over the same DAG).                */
+
+static inline void state_words(const State *st, u64 *key) {
+    key[0] = st->hands[0] | ((u64)st->turn << 60);
+    key[1] = st->hands[1] | ((u64)(st->by + 1) << 60);
+    key[2] = st->hands[2];
+    key[3] = (u64)(uint32_t)st->table;
+}
+
+/* The table's entry of a state, searching it first if need be: a move, a plan offset
+ * (as -2 - offset), or LOSS; *failed on failure. */
+static int32_t settled_entry(Core *self, const State *st, int *failed) {
+    *failed = 0;
+    if (wins(self, st) < 0) {
+        *failed = 1;
+        return 0;
+    }
+    u64 key[4];
+    if (key_of(self, st, key)) {
+        *failed = 1;
+        return 0;
+    }
+    return entry_result(map_find(&self->table, key[0], key[1], key[2], key[3])->v);
+}
+
+/* Moves to the end from a state if the losing side resists longest; -1 on failure.
+ * Every state walked is one node of the strategy (counted in `walked`). */
+static long long depth(Core *self, const State *st, Map *walked) {
+    u64 words[4];
+    state_words(st, words);
+    Slot *s = map_find(walked, words[0], words[1], words[2], words[3]);
+    if (s) return s->v;
+    int failed;
+    int32_t result = settled_entry(self, st, &failed);
+    if (failed) return -1;
+    long long found;
+    if (result < PASS && result != LOSS) {
+        int length = self->plans.data[-2 - (int64_t)result];
+        found = (long long)self->players * (length - 1) + 1;
+    } else {
+        size_t base = self->scratch.len;
+        if (result != LOSS) {
+            if (ints_push(&self->scratch, result)) return PyErr_NoMemory(), -1;
+        } else {
+            int64_t v = st->table == NO_TABLE ? plays_of(self, st->hands[st->turn])
+                                              : answers_of(self, st->hands[st->turn], st->table);
+            if (v < 0) return -1;
+            if (ints_reserve(&self->scratch, span_length(v) + 1)) return PyErr_NoMemory(), -1;
+            memcpy(&self->scratch.data[base], &self->arena.data[span_offset(v)], span_length(v) * sizeof(int32_t));
+            self->scratch.len += span_length(v);
+            if (st->table != NO_TABLE) self->scratch.data[self->scratch.len++] = PASS;
+        }
+        long long deepest = 0;
+        for (size_t i = base; i < self->scratch.len; i++) {
+            State child;
+            if (!successor(self, st, self->scratch.data[i], &child)) continue;
+            long long d = depth(self, &child, walked);
+            if (d < 0) {
+                self->scratch.len = base;
+                return -1;
+            }
+            if (d > deepest) deepest = d;
+        }
+        self->scratch.len = base;
+        found = 1 + deepest;
+    }
+    if (map_put(walked, words[0], words[1], words[2], words[3], found)) return PyErr_NoMemory(), -1;
+    return found;
+}
+
+/* The depth of a successor (0 where the mover is out), from the walk's memo or walked anew. */
+static long long child_depth(Core *self, const State *st, int move, State *child, Map *walked) {
+    if (!successor(self, st, move, child)) return 0;
+    return depth(self, child, walked);
+}
+
+/* strategy_line(hands, turn, table, by) -> (strategy nodes, [(player, move), ...]) */
+static PyObject *Core_strategy_line(Core *self, PyObject *args) {
+    State st;
+    if (parse_state(self, args, &st)) return NULL;
+    Map walked;
+    if (map_init(&walked, 1024)) return PyErr_NoMemory();
+    PyObject *line = PyList_New(0);
+    PyObject *answer = NULL;
+    if (!line || depth(self, &st, &walked) < 0) goto done;
+    size_t size = walked.len;
+    for (;;) {
+        int failed;
+        int32_t result = settled_entry(self, &st, &failed);
+        if (failed) goto done;
+        if (result < PASS && result != LOSS) { /* a plan: its plays, the others passing between */
+            size_t offset = (size_t)(-2 - (int64_t)result);
+            int length = self->plans.data[offset];
+            for (int i = 0; i < length; i++) {
+                PyObject *step = Py_BuildValue("(ii)", st.turn, self->plans.data[offset + 1 + i]);
+                if (!step || PyList_Append(line, step)) {
+                    Py_XDECREF(step);
+                    goto done;
+                }
+                Py_DECREF(step);
+                for (int k = 1; i < length - 1 && k < self->players; k++) {
+                    step = Py_BuildValue("(ii)", (st.turn + k) % self->players, PASS);
+                    if (!step || PyList_Append(line, step)) {
+                        Py_XDECREF(step);
+                        goto done;
+                    }
+                    Py_DECREF(step);
+                }
+            }
+            break;
+        }
+        int best = result;
+        State next;
+        int more = 0;
+        if (result == LOSS) { /* the longest resistance: the first deepest reply */
+            int64_t v = st.table == NO_TABLE ? plays_of(self, st.hands[st.turn])
+                                             : answers_of(self, st.hands[st.turn], st.table);
+            if (v < 0) goto done;
+            size_t base = self->scratch.len, count = span_length(v);
+            if (ints_reserve(&self->scratch, count + 1)) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            memcpy(&self->scratch.data[base], &self->arena.data[span_offset(v)], count * sizeof(int32_t));
+            self->scratch.len += count;
+            if (st.table != NO_TABLE) self->scratch.data[self->scratch.len++] = PASS;
+            long long deepest = -1;
+            for (size_t i = base; i < self->scratch.len; i++) {
+                State child;
+                long long d = child_depth(self, &st, self->scratch.data[i], &child, &walked);
+                if (d < 0) {
+                    self->scratch.len = base;
+                    goto done;
+                }
+                if (d > deepest) {
+                    deepest = d;
+                    best = self->scratch.data[i];
+                }
+            }
+            self->scratch.len = base;
+        }
+        more = successor(self, &st, best, &next);
+        PyObject *step = Py_BuildValue("(ii)", st.turn, best);
+        if (!step || PyList_Append(line, step)) {
+            Py_XDECREF(step);
+            goto done;
+        }
+        Py_DECREF(step);
+        if (!more) break;
+        st = next;
+    }
+    answer = Py_BuildValue("(nO)", (Py_ssize_t)size, line);
+done:
+    if (!answer && !PyErr_Occurred()) failure(self);
+    self->failed = 0;
+    Py_XDECREF(line);
+    map_free(&walked);
+    return answer;
+}
+
+/* The strategy's nodes breadth first from the root, the proof's order: for each,
+ * (hands, turn, table, by, plan, edges), edges being (move, the child's row or -1). */
+static PyObject *strategy_rows(Core *self, State root) {
+    Map seen;
+    if (map_init(&seen, 1024)) return PyErr_NoMemory();
+    State *queue = malloc(sizeof(State) * 1024);
+    size_t queued = 0, room = 1024;
+    PyObject *rows = PyList_New(0);
+    PyObject *answer = NULL;
+    if (!queue || !rows) goto done;
+    u64 words[4];
+    state_words(&root, words);
+    if (map_put(&seen, words[0], words[1], words[2], words[3], 0)) goto done;
+    queue[queued++] = root;
+    for (size_t at = 0; at < queued; at++) {
+        State st = queue[at];
+        int failed;
+        int32_t result = settled_entry(self, &st, &failed);
+        if (failed) goto done;
+        PyObject *plan = NULL, *edges = NULL;
+        if (result < PASS && result != LOSS) {
+            size_t offset = (size_t)(-2 - (int64_t)result);
+            int length = self->plans.data[offset];
+            plan = PyTuple_New(length);
+            edges = PyTuple_New(0);
+            for (int i = 0; plan && i < length; i++)
+                PyTuple_SET_ITEM(plan, i, PyLong_FromLong(self->plans.data[offset + 1 + i]));
+        } else {
+            size_t base = self->scratch.len;
+            if (result != LOSS) {
+                if (ints_push(&self->scratch, result)) goto done;
+            } else {
+                int64_t v = moves_of(self, st.hands[st.turn], st.table);
+                if (v < 0 || ints_reserve(&self->scratch, span_length(v) + 1)) goto done;
+                memcpy(&self->scratch.data[base], &self->arena.data[span_offset(v)], span_length(v) * sizeof(int32_t));
+                self->scratch.len += span_length(v);
+                if (st.table != NO_TABLE) self->scratch.data[self->scratch.len++] = PASS;
+            }
+            plan = PyTuple_New(0);
+            edges = PyTuple_New((Py_ssize_t)(self->scratch.len - base));
+            for (size_t i = base; plan && edges && i < self->scratch.len; i++) {
+                int move = self->scratch.data[i];
+                State child;
+                long row = -1;
+                if (successor(self, &st, move, &child)) {
+                    state_words(&child, words);
+                    Slot *s = map_find(&seen, words[0], words[1], words[2], words[3]);
+                    if (s) {
+                        row = (long)s->v;
+                    } else {
+                        if (queued == room) {
+                            State *grown = realloc(queue, sizeof(State) * room * 2);
+                            if (!grown) {
+                                PyErr_NoMemory();
+                                break;
+                            }
+                            queue = grown;
+                            room *= 2;
+                        }
+                        row = (long)queued;
+                        queue[queued++] = child;
+                        if (map_put(&seen, words[0], words[1], words[2], words[3], row)) {
+                            PyErr_NoMemory();
+                            break;
+                        }
+                    }
+                }
+                PyTuple_SET_ITEM(edges, (Py_ssize_t)(i - base), Py_BuildValue("(il)", move, row));
+            }
+            self->scratch.len = base;
+        }
+        PyObject *hands = self->players == 2 ? Py_BuildValue("(KK)", st.hands[0], st.hands[1])
+                                             : Py_BuildValue("(KKK)", st.hands[0], st.hands[1], st.hands[2]);
+        PyObject *row = (plan && edges && hands && !PyErr_Occurred())
+                            ? Py_BuildValue("(OiiiOO)", hands, st.turn, st.table, st.by, plan, edges)
+                            : NULL;
+        Py_XDECREF(plan);
+        Py_XDECREF(edges);
+        Py_XDECREF(hands);
+        if (!row || PyList_Append(rows, row)) {
+            Py_XDECREF(row);
+            goto done;
+        }
+        Py_DECREF(row);
+    }
+    answer = rows;
+    rows = NULL;
+done:
+    if (!answer && !PyErr_Occurred()) failure(self);
+    self->failed = 0;
+    Py_XDECREF(rows);
+    free(queue);
+    map_free(&seen);
+    return answer;
+}
+
+static PyObject *Core_strategy(Core *self, PyObject *args) {
+    State st;
+    if (parse_state(self, args, &st)) return NULL;
+    return strategy_rows(self, st);
+}
+
+#endif
