@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+import signal
 
 import pytest
+
+# A suite started as a background job of a non-interactive shell inherits SIGINT
+# ignored, and so would every cpsolver process the tests start and interrupt:
+# they would wait for a Ctrl-C that never comes. A handler of our own is reset to
+# the default when a child starts, so the children take Ctrl-C as a terminal gives it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def pytest_configure(config: pytest.Config) -> None:
