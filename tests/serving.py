@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -20,7 +21,24 @@ import urllib.request
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
+
 START_SECONDS = 30.0
+
+
+def browser() -> tuple[Any, str]:
+    """Playwright's sync API and Debian's Chromium, or the calling module skipped, saying which is missing."""
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="the browser tests need Playwright (pip install playwright)"
+    )
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    if not os.path.exists(chromium):
+        pytest.skip(
+            "the browser tests need Chromium (apt-get install chromium)", allow_module_level=True
+        )
+    return sync_api, chromium
+
+
 # Headless Chromium as root on a machine with no network beyond its registries:
 # no sandbox, no GPU, none of the background connections it would try at start.
 CHROMIUM_ARGS = [

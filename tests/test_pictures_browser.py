@@ -11,24 +11,16 @@ Chromium).
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="the browser tests need Playwright (pip install playwright)"
-)
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip(
-        "the browser tests need Chromium (apt-get install chromium)", allow_module_level=True
-    )
-
 from serving import CHROMIUM_ARGS as ARGS
+from serving import browser
+
+sync_api, CHROMIUM = browser()
+
 
 from cpsolver.game.engine import replay
 from cpsolver.io.dealformat import parse_deal

@@ -12,7 +12,6 @@ is ever downloaded: Playwright drives the system's Chromium.
 from __future__ import annotations
 
 import os
-import shutil
 import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,16 +22,9 @@ from click.testing import CliRunner
 
 pytest.importorskip("fastapi", reason="the board needs the serve extra (fastapi, uvicorn)")
 pytest.importorskip("uvicorn", reason="the board needs the serve extra (fastapi, uvicorn)")
-sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="the browser tests need Playwright (pip install playwright)"
-)
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-if not os.path.exists(CHROMIUM):
-    pytest.skip(
-        "the browser tests need Chromium (apt-get install chromium)", allow_module_level=True
-    )
+from serving import CHROMIUM_ARGS, board, browser, wait_for, workers
 
-from serving import CHROMIUM_ARGS, board, wait_for, workers
+sync_api, CHROMIUM = browser()
 
 from cpsolver.cli import cli
 
