@@ -276,9 +276,6 @@ class CompiledSearch(Tree):
         Returns the seconds left, which the C code reads its own clock
         against during long work on one hand.
         """
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise OutOfTime
-        self._clock_reads += 1
-        if self._clock_reads % self.memory.every == 0 and self.memory.must_shrink(self.table_size):
+        if self._read_clock():
             self._core.evict(self.memory.keep())
         return None if self.deadline is None else self.deadline - time.perf_counter()

@@ -25,7 +25,6 @@ What makes it fast:
 from __future__ import annotations
 
 import itertools
-import time
 
 from cpsolver.endgame.budget import MemoryBudget
 from cpsolver.endgame.packed import PackedRules, pack, unpack
@@ -197,10 +196,7 @@ class Search(PackedRules, Tree):
             self._check_clock()
 
     def _check_clock(self) -> None:
-        if self.deadline is not None and time.perf_counter() > self.deadline:
-            raise OutOfTime
-        self._clock_reads += 1
-        if self._clock_reads % self.memory.every == 0 and self.memory.must_shrink(len(self.table)):
+        if self._read_clock():
             self._evict()
 
     def _evict(self) -> None:

@@ -10,6 +10,8 @@ and what the search settled.
 
 from __future__ import annotations
 
+import time
+
 from cpsolver.endgame.budget import MemoryBudget
 from cpsolver.rules.plays import Play
 
@@ -38,6 +40,7 @@ class Tree:
     players: int
     side: list[int]
     nodes: int
+    _clock_reads: int
     deadline: float | None
     memory: MemoryBudget
 
@@ -91,6 +94,16 @@ class Tree:
     def strategy_line(self, root: State) -> tuple[int, list[tuple[int, Move]]] | None:
         """The won root's strategy size and principal line, if this search walks them itself."""
         return None
+
+    def _read_clock(self) -> bool:
+        """One read of the clock and the memory: OutOfTime past the deadline, else whether
+        the memory cap wants the table cut now (every ``memory.every`` reads)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            raise OutOfTime
+        self._clock_reads += 1
+        return self._clock_reads % self.memory.every == 0 and self.memory.must_shrink(
+            self.table_size
+        )
 
     def entry(self, state: State) -> Entry:
         """What the table holds for a state that has been searched."""
