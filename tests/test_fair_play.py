@@ -50,7 +50,7 @@ def test_redealing_keeps_what_the_seat_sees() -> None:
         )
 
 
-@pytest.mark.parametrize("name", ["cpsolver", "random", "rlcard"])
+@pytest.mark.parametrize("name", ["cpsolver", "cpsolver-heuristic", "random", "rlcard"])
 def test_fair_agents_ignore_hidden_hands(name: str) -> None:
     rng = random.Random(2)
     for game in POSITIONS:
@@ -72,7 +72,7 @@ def test_the_open_analyst_does_look() -> None:
     assert changed
 
 
-@pytest.mark.parametrize("name", ["cpsolver", "random", "rlcard"])
+@pytest.mark.parametrize("name", ["cpsolver", "cpsolver-heuristic", "random", "rlcard"])
 def test_fair_bids_ignore_hidden_hands(name: str) -> None:
     rng = random.Random(4)
     for seed in range(12):

@@ -112,7 +112,8 @@ def evaluate_command(
     Deals without bidding (landlord 20 cards, peasants 17), each played twice:
     A as landlord against two B peasants, then the roles swapped. Figures are
     A's, with 95% intervals; ADP by DouZero's scoring (bombs double) and by
-    ours (springs and anti-springs double too). AGENT is cpsolver, random,
+    ours (springs and anti-springs double too). AGENT is cpsolver,
+    cpsolver-heuristic (the same bot without its exact endgame), random,
     rlcard, cmd:COMMAND (a program speaking Botzone's FightTheLandlord
     protocol) or cpsolver-open (sees every hand: not a fair player). A program
     that crashes, answers illegally or stays silent past --timeout loses that

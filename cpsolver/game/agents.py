@@ -7,6 +7,7 @@ only through :func:`~cpsolver.game.view.view_of` (what their seat sees);
 
 ========================  ==========================================================
 ``cpsolver``              our rule-based bot (:class:`~cpsolver.game.bots.Bot`), fair
+``cpsolver-heuristic``    the same bot without its exact endgame (its rules alone), fair
 ``cpsolver-open``         the same bot with the real hands in view for springs; not fair
 ``random``                a legal play (or pass) uniformly at random, seeded by the view
 ``rlcard``                RLCard's rule agent ``DouDizhuRuleAgentV1`` (needs ``rlcard``)
@@ -32,9 +33,16 @@ from cpsolver.rules.movegen import generator
 from cpsolver.rules.plays import Play
 from cpsolver.rules.ruleset import RuleSet
 
-AGENT_NAMES = ("cpsolver", "cpsolver-open", "random", "rlcard", "cmd:COMMAND")
+AGENT_NAMES = (
+    "cpsolver",
+    "cpsolver-heuristic",
+    "cpsolver-open",
+    "random",
+    "rlcard",
+    "cmd:COMMAND",
+)
 FAIR = frozenset(
-    {"cpsolver", "random", "rlcard"}
+    {"cpsolver", "cpsolver-heuristic", "random", "rlcard"}
 )  # and every cmd: program, which sees only requests
 
 
@@ -139,6 +147,8 @@ def make_agent(spec: str, seat: int, rules: RuleSet | None = None, timeout: floa
     """The agent a name stands for (see the module's table); CpsolverError for an unknown one."""
     if spec == "cpsolver":
         return Bot(seat, rules, ENDGAME_CARDS)
+    if spec == "cpsolver-heuristic":
+        return Bot(seat, rules)
     if spec == "cpsolver-open":
         return OpenBot(seat, rules, ENDGAME_CARDS)
     if spec == "random":
