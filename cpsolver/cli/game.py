@@ -169,8 +169,8 @@ def replay_command(
     """Re-run a recorded hand action by action and re-score it.
 
     RECORD is a JSON record of one hand, or JSON lines of several (from
-    'cpsolver play --record', 'simulate --record' or the library), or - for
-    stdin. With --step, each hand is shown play by play, the hands as they
+    'cpsolver play --record', 'simulate --record' or the library), or
+    Botzone FightTheLandlord match logs ({"log": [...]}), or - for stdin. With --step, each hand is shown play by play, the hands as they
     were. --svg and --html draw each hand as a timeline of tricks. Exit 0 when
     every hand replays to its recorded result, 1 at the first that does not,
     2 for unreadable input.
@@ -186,7 +186,9 @@ def replay_command(
     rules = load_rules(rules_name)
     text = read_source(record_file, "record")
     source = source_name(record_file)
-    records = loads_documents(text, source)
+    from cpsolver.game.botzone_log import botzone_records
+
+    records = botzone_records(loads_documents(text, source), record_file, rules)
     if not records:
         raise BadInput(f"{record_file}: no game records in it")
     results: list[dict[str, Any]] = []
