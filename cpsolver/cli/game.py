@@ -274,6 +274,14 @@ def _line_editing() -> None:
     metavar="FILE",
     help="Write every hand's JSON record here, one a line (for 'replay' and 'show').",
 )
+@click.option(
+    "--format",
+    "record_format",
+    type=click.Choice(["cpsolver", "botzone"]),
+    default="cpsolver",
+    show_default=True,
+    help="--record's format: our game records, or Botzone FightTheLandlord match logs.",
+)
 @agent_options
 @common_options
 def simulate_command(
@@ -281,6 +289,7 @@ def simulate_command(
     seed: int,
     quiet: bool,
     record_path: str | None,
+    record_format: str,
     agent_specs: tuple[str, ...],
     timeout: float,
     as_json: bool,
@@ -294,7 +303,9 @@ def simulate_command(
     crashes, answers illegally or stays silent past --answer-timeout forfeits the
     hand: its side loses it at the stake reached (alone, at the bid reached,
     in the auction); the reasons are listed, and forfeited hands are not
-    written to --record.
+    written to --record. With --format botzone each hand is written as a
+    Botzone match log ({"log": [...]}, the requests a Botzone bot is sent and
+    its answers), which analyse, replay and show read too.
 
     \b
     Examples:
@@ -318,7 +329,12 @@ def simulate_command(
 
         def write(game: Game) -> None:
             if stream is not None and record_path is not None:
-                write_line(stream, json.dumps(game.record()), record_path)
+                if record_format == "botzone":
+                    from cpsolver.game.botzone_log_writer import to_botzone_log
+
+                    write_line(stream, json.dumps(to_botzone_log(game)), record_path)
+                else:
+                    write_line(stream, json.dumps(game.record()), record_path)
 
         stack.callback(close_all, agents)
         summary = with_progress(
