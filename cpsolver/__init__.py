@@ -45,7 +45,7 @@ def analyse(
     """A recorded hand annotated action by action: who wins before and after each, the blunders.
 
     ``record`` is a game record of cpsolver's (a dict, as ``play --record``
-    writes it), an rlcard-showdown replay, or a played-out ``Game``. Each
+    writes it), an rlcard-showdown replay, a Botzone match log, or a played-out ``Game``. Each
     position is given ``timeout`` seconds, the hand ``total_timeout``, and
     positions of more than ``max_cards`` cards are left undecided (None),
     never guessed. See :mod:`cpsolver.analysis`; loaded on the first call,

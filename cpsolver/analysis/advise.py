@@ -99,7 +99,7 @@ def view_at(record: Any, actions: int, rules: RuleSet | None = None) -> View:
     """The view of the seat to move after the first ``actions`` actions of a recorded hand.
 
     ``record`` is what :func:`cpsolver.analysis.read_game` reads (a game
-    record, an rlcard-showdown replay, or a Game); it is replayed, and so
+    record, an rlcard-showdown replay, a Botzone match log, or a Game); it is replayed, and so
     checked, whole, and the view is cut from it.
     """
     game = read_game(record, rules)

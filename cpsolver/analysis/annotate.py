@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cpsolver.endgame import solve
+from cpsolver.game.botzone_log import from_botzone, is_botzone_log
 from cpsolver.game.engine import Game, replay
 from cpsolver.game.records import from_showdown
 from cpsolver.rules.cards import Hand  # noqa: F401  (the doctest's)
@@ -125,7 +126,7 @@ class Analysis:
 
 
 def read_game(record: Any, rules: RuleSet | None = None) -> Game:
-    """The hand of a record: a game record of cpsolver's, an rlcard-showdown replay, or a Game."""
+    """The hand of a record: a game record of cpsolver's, an rlcard-showdown replay, a Botzone match log, or a Game."""
     if isinstance(record, Game):
         return record
     if not isinstance(record, dict):
@@ -137,9 +138,14 @@ def read_game(record: Any, rules: RuleSet | None = None) -> Game:
         if game.phase != "over":
             raise AnalysisError("the replay's moves stop before the hand is over")
         return game
+    if is_botzone_log(record):
+        game = from_botzone(record, rules)
+        if game.phase not in ("over", "thrown_in"):
+            raise AnalysisError("the match log stops before the hand is over")
+        return game
     raise AnalysisError(
-        "neither a cpsolver game record (it has 'format') nor an rlcard-showdown replay "
-        "(it has 'initHands')"
+        "neither a cpsolver game record (it has 'format'), an rlcard-showdown replay "
+        "(it has 'initHands') nor a Botzone match log (it has 'log')"
     )
 
 

@@ -53,8 +53,8 @@ def advise_command(
 ) -> None:
     """What the seat to move should play, seeing only what that seat sees.
 
-    RECORD is a game record ('play --record', 'simulate --record') or an
-    rlcard-showdown replay, cut after --at actions of play; or a VIEW, one
+    RECORD is a game record ('play --record', 'simulate --record'), an
+    rlcard-showdown replay or a Botzone match log, cut after --at actions of play; or a VIEW, one
     seat's knowledge as JSON: {"seat": N, "hand": CARDS, "landlord": N,
     "bottom": CARDS, "bid": N, "actions": [{"seat": N, "cards": CARDS|"pass"}],
     "counts": [N, N, N]} (bottom, bid and counts optional). The unseen cards
@@ -72,7 +72,7 @@ def advise_command(
     from cpsolver.analysis.advise import advise, view_at, view_from_dict
 
     rules = load_rules(rules_name)
-    records = read_records(record_file)
+    records = read_records(record_file, rules)
     if number > len(records):
         raise BadInput(f"{record_file} holds {len(records)} hands, not {number}")
     record = records[number - 1]

@@ -45,20 +45,23 @@ def analyse_command(
 ) -> None:
     """Who wins after every action of a recorded hand, and the blunders.
 
-    RECORD is cpsolver's game records ('play --record', 'simulate --record')
-    or rlcard-showdown replays, one JSON object or JSON lines, or - for stdin.
+    RECORD is cpsolver's game records ('play --record', 'simulate --record'),
+    rlcard-showdown replays or Botzone FightTheLandlord match logs ({"log":
+    [...]}, as Botzone's match page gives them), one JSON object or JSON
+    lines, or - for stdin.
     Exit 0 when every position was decided, 3 when a limit left some undecided,
     2 for bad input.
 
     \b
-    Example:
+    Examples:
       cpsolver analyse hands.jsonl --timeout 1 --json
+      cpsolver analyse botzone-match.json --max-cards 28
     """
     from cpsolver.analysis import analyse
 
     rules = load_rules(rules_name)
     analyses = []
-    for number, record in enumerate(read_records(record_file), 1):
+    for number, record in enumerate(read_records(record_file, rules), 1):
         try:
             analyses.append(
                 analyse(

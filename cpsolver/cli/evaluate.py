@@ -21,13 +21,19 @@ from cpsolver.io.rulefiles import load_rules
 from cpsolver.io.words import counted
 from cpsolver.io.writing import open_output, write_line
 from cpsolver.rules.errors import CpsolverError
+from cpsolver.rules.ruleset import RuleSet
 
 
-def read_records(path: str) -> list[dict[str, Any]]:
-    """JSON objects from a file or stdin: one JSON document, or JSON lines."""
+def read_records(path: str, rules: RuleSet | None = None) -> list[dict[str, Any]]:
+    """JSON objects from a file or stdin: one JSON document, or JSON lines.
+
+    A Botzone match log among them is read (under ``rules``) as the game record of its hand.
+    """
     from cpsolver.cli.inputs import read_source
+    from cpsolver.game.botzone_log import botzone_records
 
-    return loads_records(read_source(path, "record"), source_name(path), path)
+    records = loads_records(read_source(path, "record"), source_name(path), path)
+    return botzone_records(records, path, rules)
 
 
 def _agent_spec(ctx: click.Context, param: click.Parameter, value: str) -> str:
@@ -246,7 +252,7 @@ def showdown_export(record_file: str, rules_name: str) -> None:
     from cpsolver.game.records import to_showdown
 
     rules = load_rules(rules_name)
-    for number, record in enumerate(read_records(record_file), 1):
+    for number, record in enumerate(read_records(record_file, rules), 1):
         try:
             game = replay(record, rules)
         except CpsolverError as error:

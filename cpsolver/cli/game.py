@@ -169,8 +169,8 @@ def replay_command(
     """Re-run a recorded hand action by action and re-score it.
 
     RECORD is a JSON record of one hand, or JSON lines of several (from
-    'cpsolver play --record', 'simulate --record' or the library), or - for
-    stdin. With --step, each hand is shown play by play, the hands as they
+    'cpsolver play --record', 'simulate --record' or the library), or
+    Botzone FightTheLandlord match logs ({"log": [...]}), or - for stdin. With --step, each hand is shown play by play, the hands as they
     were. --svg and --html draw each hand as a timeline of tricks. Exit 0 when
     every hand replays to its recorded result, 1 at the first that does not,
     2 for unreadable input.
@@ -186,7 +186,9 @@ def replay_command(
     rules = load_rules(rules_name)
     text = read_source(record_file, "record")
     source = source_name(record_file)
-    records = loads_documents(text, source)
+    from cpsolver.game.botzone_log import botzone_records
+
+    records = botzone_records(loads_documents(text, source), record_file, rules)
     if not records:
         raise BadInput(f"{record_file}: no game records in it")
     results: list[dict[str, Any]] = []
@@ -272,6 +274,14 @@ def _line_editing() -> None:
     metavar="FILE",
     help="Write every hand's JSON record here, one a line (for 'replay' and 'show').",
 )
+@click.option(
+    "--format",
+    "record_format",
+    type=click.Choice(["cpsolver", "botzone"]),
+    default="cpsolver",
+    show_default=True,
+    help="--record's format: our game records, or Botzone FightTheLandlord match logs.",
+)
 @agent_options
 @common_options
 def simulate_command(
@@ -279,6 +289,7 @@ def simulate_command(
     seed: int,
     quiet: bool,
     record_path: str | None,
+    record_format: str,
     agent_specs: tuple[str, ...],
     timeout: float,
     as_json: bool,
@@ -292,7 +303,9 @@ def simulate_command(
     crashes, answers illegally or stays silent past --answer-timeout forfeits the
     hand: its side loses it at the stake reached (alone, at the bid reached,
     in the auction); the reasons are listed, and forfeited hands are not
-    written to --record.
+    written to --record. With --format botzone each hand is written as a
+    Botzone match log ({"log": [...]}, the requests a Botzone bot is sent and
+    its answers), which analyse, replay and show read too.
 
     \b
     Examples:
@@ -316,7 +329,12 @@ def simulate_command(
 
         def write(game: Game) -> None:
             if stream is not None and record_path is not None:
-                write_line(stream, json.dumps(game.record()), record_path)
+                if record_format == "botzone":
+                    from cpsolver.game.botzone_log_writer import to_botzone_log
+
+                    write_line(stream, json.dumps(to_botzone_log(game)), record_path)
+                else:
+                    write_line(stream, json.dumps(game.record()), record_path)
 
         stack.callback(close_all, agents)
         summary = with_progress(

@@ -44,9 +44,14 @@ from cpsolver.rules.position import Position, side_wins
 from cpsolver.rules.ruleset import RuleSet
 
 
-def _read_documents(text: str, source: str) -> list[Any]:
-    """JSON documents: proofs, certificates, strategies, records (one or JSON lines)."""
-    documents = loads_documents(text, source)
+def _read_documents(text: str, source: str, rules: RuleSet) -> list[Any]:
+    """JSON documents: proofs, certificates, strategies, records (one or JSON lines).
+
+    A Botzone match log is read as the game record of its hand.
+    """
+    from cpsolver.game.botzone_log import botzone_records
+
+    documents = botzone_records(loads_documents(text, source), source, rules)
     if not documents:
         raise BadInput("nothing to show: the input is empty")
     return documents
@@ -120,7 +125,7 @@ def draw(text: str, rules: RuleSet, solve: bool, source: str = "input") -> list[
         if any(key.startswith("hand") for key in keys) or keys & {"turn", "table"}:
             return [draw_position(parse_position(text, rules))]
         return [draw_deal(parse_deal(text), rules, solve)]
-    documents = _read_documents(text, source)
+    documents = _read_documents(text, source, rules)
     first = documents[0]
     if not isinstance(first, dict):
         raise BadInput("not a deal, position, proof or record: the JSON is no object")
@@ -191,7 +196,8 @@ def show_command(
 
     SOURCE is a file (or - for stdin): a deal, an open-hand position, a proof
     or certificate from 'solve --proof', a strategy from 'endgame --proof',
-    game records from 'play --record' or 'simulate --record', or analysed
+    game records from 'play --record' or 'simulate --record', Botzone
+    FightTheLandlord match logs ({"log": [...]}), or analysed
     hands from 'analyse --json' (a timeline with the blunders marked). A proof,
     certificate or strategy is checked first, as 'cpsolver verify' checks it,
     and one the checker rejects is not drawn (exit 1). Hands are grouped
