@@ -230,7 +230,8 @@ def make(
 
     ``sizes`` has two ranges (two hands) or three (the landlord and the two
     peasants); ``mid_trick`` is the share of draws with a play on the table,
-    made by another hand than the one to move. Draw ``k`` of a seed is always
+    made by another hand than the one to move. A kept puzzle has a choice:
+    more than one legal first move. Draw ``k`` of a seed is always
     the same position, so a puzzle is known by (seed, draw). At most
     ``tries`` positions are drawn.
     """
@@ -246,7 +247,9 @@ def make(
             puzzle = check(position, rules, time_limit)
         except PuzzleError:
             continue
-        if puzzle.sound and GRADES.index(puzzle.grade) >= floor:
+        # One legal first move (a forced pass) is no puzzle, though it is sound.
+        choice = len(puzzle.verdicts) > 1
+        if choice and puzzle.sound and GRADES.index(puzzle.grade) >= floor:
             made += 1
             yield draw, puzzle
 
