@@ -83,9 +83,9 @@ def test_the_flags_give_the_advice_of_the_same_view_as_json() -> None:
 
 
 def test_the_text_of_the_flags_is_the_view_json() -> None:
-    data = view_dict("KK3", "peasant2", "JQK", "L:5 P1:pass, p2:6 landlord:PASS", "10,16,3")
+    data = view_dict("KK3", "peasant1", "JQK", "L:5 P1:pass, p2:6 landlord:PASS", "10,3,16")
     assert data == {
-        "seat": 2,
+        "seat": 1,
         "hand": "KK3",
         "landlord": 0,
         "bottom": "JQK",
@@ -95,10 +95,10 @@ def test_the_text_of_the_flags_is_the_view_json() -> None:
             {"seat": 2, "cards": "6"},
             {"seat": 0, "cards": "pass"},
         ],
-        "counts": [10, 16, 3],
+        "counts": [10, 3, 16],
     }
     view = view_from_dict(data)
-    assert (view.seat, view.counts, len(view.actions)) == (2, (10, 16, 3), 4)
+    assert (view.seat, view.counts, len(view.actions)) == (1, (10, 3, 16), 4)
 
 
 @pytest.mark.parametrize(
@@ -137,6 +137,10 @@ def test_the_text_of_the_flags_is_the_view_json() -> None:
             "action 2: 4 does not beat 5",
         ),
         (["--hand", "KK3", "--role", "landlord", "--counts", "3,30,30"], "the other seats hold 60"),
+        (
+            ["--hand", "KK3", "--role", "peasant2", "--counts", "20,17,3"],
+            "after 0 actions it is seat 0's turn, not seat 2's",
+        ),
         (["--hand", "KK3", "--role", "landlord"], "the seat holds 3 cards, but the counts say 20"),
     ],
 )

@@ -174,6 +174,11 @@ def view_from_dict(data: Any, rules: RuleSet | None = None) -> View:
     if not is_whole(bid) or not 1 <= bid <= 3:
         raise AdviceError("a view's 'bid' is 1, 2 or 3")
     _check_cards(hand, bottom, actions, seat, landlord, counts)
+    if (landlord + len(actions)) % 3 != seat:  # play goes round from the landlord, passes too
+        raise AdviceError(
+            f"after {len(actions)} actions it is seat {(landlord + len(actions)) % 3}'s turn, "
+            f"not seat {seat}'s: advice is for the seat to move"
+        )
     return View(
         seat,
         hand,

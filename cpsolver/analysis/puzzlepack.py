@@ -114,6 +114,7 @@ class Recheck:
     problem: str | None
     grade: str | None = None
     walked: int = 0
+    summary: str = ""  # the puzzle in a line, when it holds
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON of one line of ``cpsolver puzzle check PACK --json``."""
@@ -123,6 +124,7 @@ class Recheck:
             "problem": self.problem,
             "grade": self.grade,
             "proof_positions": self.walked,
+            "summary": self.summary,
         }
 
 
@@ -154,7 +156,19 @@ def recheck(
     if problem is not None:
         return Recheck(name, problem, puzzle.grade)
     failure, walked = _check_proof(proof, position, puzzle, rules)
-    return Recheck(name, failure, puzzle.grade, walked)
+    return Recheck(name, failure, puzzle.grade, walked, _summary(puzzle))
+
+
+def _summary(puzzle: Puzzle) -> str:
+    """The puzzle in a line: the hands, who moves (over what), the answer and the measures."""
+    position = puzzle.position
+    table = "" if position.table is None else f" over {position.table} by hand {position.by}"
+    return (
+        f"{' / '.join(str(hand) for hand in position.hands)}, hand {position.turn} to move"
+        f"{table}: {puzzle.first_moves[0]} wins; grade {puzzle.grade} "
+        f"({len(puzzle.only_moves)} only moves), {puzzle.line_length} plies, "
+        f"{len(puzzle.traps)} greedy traps"
+    )
 
 
 def _compare(puzzle: Puzzle, claimed: dict[str, Any]) -> str | None:

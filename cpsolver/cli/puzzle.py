@@ -168,7 +168,7 @@ def _check_pack(
             emit_json(result.as_dict())
         elif result.problem is None:
             click.echo(
-                f"{shown(result.id)}: ok, sound, grade {result.grade}, "
+                f"{shown(result.id)}: ok: {result.summary}; "
                 f"proof checked ({result.walked} positions)"
             )
         else:
