@@ -88,7 +88,7 @@ def test_made_puzzles_are_position_lines_every_reader_takes(tmp_path) -> None:  
     [
         (["check", "--hand", "KK 5", "--hand", "AA"], 2, "the side to move loses"),
         (["check", "--hand", "KK 3", "--hand", "4"], 1, "not sound: several winning first moves"),
-        (["make", "--sizes", "3,3,3"], 2, "--sizes"),
+        (["make", "--sizes", "3,3,3,3"], 2, "--sizes"),
         (["make", "--count", "2", "--tries", "1", "--sizes", "1,1"], 1, "made "),
     ],
 )

@@ -29,9 +29,9 @@ from typing import Any
 from cpsolver.analysis.annotate import read_game
 from cpsolver.endgame import solve
 from cpsolver.game.bots import Bot
-from cpsolver.game.view import View, last_play, sample_hands
+from cpsolver.game.view import DECK, View, last_play, sample_hands
 from cpsolver.io.reading import is_whole
-from cpsolver.rules.cards import Hand
+from cpsolver.rules.cards import Hand, rank_symbol
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.movegen import generator
 from cpsolver.rules.plays import Play, beats, classify
@@ -173,6 +173,12 @@ def view_from_dict(data: Any, rules: RuleSet | None = None) -> View:
     bid = data.get("bid", 3)
     if not is_whole(bid) or not 1 <= bid <= 3:
         raise AdviceError("a view's 'bid' is 1, 2 or 3")
+    _check_cards(hand, bottom, actions, seat, landlord, counts)
+    if (landlord + len(actions)) % 3 != seat:  # play goes round from the landlord, passes too
+        raise AdviceError(
+            f"after {len(actions)} actions it is seat {(landlord + len(actions)) % 3}'s turn, "
+            f"not seat {seat}'s: advice is for the seat to move"
+        )
     return View(
         seat,
         hand,
@@ -184,6 +190,102 @@ def view_from_dict(data: Any, rules: RuleSet | None = None) -> View:
         tuple(actions),
         (counts[0], counts[1], counts[2]),
     )
+
+
+ROLE_FLAGS = (
+    "landlord",
+    "peasant1",
+    "peasant2",
+)  # --role: the landlord, the next seat, the one before
+_LABELS = {"l": 0, "landlord": 0, "p1": 1, "peasant1": 1, "p2": 2, "peasant2": 2}
+
+
+def view_dict(
+    hand: str,
+    role: str,
+    bottom: str | None = None,
+    played: str | None = None,
+    counts: str | None = None,
+) -> dict[str, Any]:
+    """The VIEW JSON that ``cpsolver advise``'s hand flags stand for, the landlord in seat 0.
+
+    ``role`` is one of :data:`ROLE_FLAGS`; ``played`` is the actions in
+    order, each ``SEAT:CARDS`` or ``SEAT:pass`` with SEAT one of L, P1, P2
+    (or landlord, peasant1, peasant2), separated by spaces or commas;
+    ``counts`` is three numbers, ``L,P1,P2``.
+
+    >>> view_dict("KK3", "peasant1", played="L:55 P1:pass P2:66")["actions"][2]
+    {'seat': 2, 'cards': '66'}
+    """
+    if role not in ROLE_FLAGS:
+        raise AdviceError(f"a role is one of {', '.join(ROLE_FLAGS)}, not {role!r}")
+    data: dict[str, Any] = {"seat": ROLE_FLAGS.index(role), "hand": hand, "landlord": 0}
+    if bottom is not None:
+        data["bottom"] = bottom
+    actions = []
+    for word in (played or "").replace(",", " ").split():
+        label, colon, cards = word.partition(":")
+        if not colon or label.lower() not in _LABELS or not cards:
+            raise AdviceError(
+                f"an action is SEAT:CARDS or SEAT:pass, SEAT one of L, P1, P2; not {word!r}"
+            )
+        actions.append(
+            {
+                "seat": _LABELS[label.lower()],
+                "cards": cards.lower() if cards.lower() == PASS else cards,
+            }
+        )
+    data["actions"] = actions
+    if counts is not None:
+        words = counts.split(",")
+        if len(words) != 3 or not all(word.strip().isdigit() for word in words):
+            raise AdviceError(f"counts are three numbers, L,P1,P2; not {counts!r}")
+        data["counts"] = [int(word) for word in words]
+    return data
+
+
+def _check_cards(
+    hand: Hand,
+    bottom: Hand | None,
+    actions: list[tuple[int, Play | None]],
+    seat: int,
+    landlord: int,
+    counts: list[int],
+) -> None:
+    """The cards a view shows must fit in one deck, and the unseen ones fill the other hands."""
+    # Counted by rank, not added as hands: a hand refuses a fifth card before we could say why.
+    shown = list(hand.counts)
+    for _, play in actions:
+        if play is not None:
+            shown = [a + b for a, b in zip(shown, play.cards.counts)]
+    for rank, (count, most) in enumerate(zip(shown, DECK.counts)):
+        if count > most:
+            raise AdviceError(
+                f"the hand and the cards played hold {count} of {rank_symbol(rank)}, "
+                f"the deck has {most}"
+            )
+    seen = Hand(shown)
+    others = sum(counts) - counts[seat]
+    if others > len(DECK) - len(seen):
+        raise AdviceError(
+            f"the other seats hold {others} cards by the counts, "
+            f"but only {len(DECK) - len(seen)} are unseen"
+        )
+    if bottom is None:
+        return
+    by_landlord = Hand.empty()
+    for who, play in actions:
+        if play is not None and who == landlord:
+            by_landlord = by_landlord + play.cards
+    if seat == landlord:
+        if not bottom <= hand + by_landlord:
+            raise AdviceError(
+                "the bottom cards are neither in the landlord's hand nor played by him"
+            )
+        return
+    unplayed = Hand(max(0, b - p) for b, p in zip(bottom.counts, by_landlord.counts))
+    if not unplayed <= DECK - seen:
+        raise AdviceError("the bottom cards the landlord still holds are in no one else's reach")
 
 
 def _cards(text: Any, what: str) -> Hand:
@@ -266,4 +368,14 @@ def _name(option: Play | None) -> str:
     return PASS if option is None else str(option)
 
 
-__all__ = ["Advice", "AdviceError", "Option", "advise", "options_of", "view_at", "view_from_dict"]
+__all__ = [
+    "ROLE_FLAGS",
+    "Advice",
+    "AdviceError",
+    "Option",
+    "advise",
+    "options_of",
+    "view_at",
+    "view_dict",
+    "view_from_dict",
+]

@@ -1,13 +1,29 @@
-"""Endgame puzzles: checked for one solution, graded by how many moves must be found, and made.
+"""Endgame puzzles: checked for one solution, graded, proven, and made.
 
 A puzzle is an open-hand position the side to move wins. :func:`check`
-solves it with every winning first move, then walks the principal line and
-asks, at each of the winner's turns, how many moves keep the win: a turn
-with exactly one is an *only move*, a move the solver of the puzzle must
-find. A puzzle is *sound* when its first move is the only winning one. The
-grade counts the only moves (the first included): ``easy`` for one,
-``medium`` for two, ``hard`` for three or four, ``expert`` from five.
-:func:`make` draws seeded random positions and keeps the sound ones.
+solves it with every first move, then walks the principal line and asks, at
+each of the winner's turns, how many moves keep the win: a turn with exactly
+one is an *only move*, a move the solver of the puzzle must find. A puzzle
+is *sound* when its first move is the only winning one. The grade counts the
+only moves (the first included): ``easy`` for one, ``medium`` for two,
+``hard`` for three or four, ``expert`` from five.
+
+Beside the grade, three measures of difficulty: the solver's ``nodes``, the
+length of the principal line (``line_length``, every ply of both sides), and
+the *greedy traps*. A greedy player orders its moves by
+
+1. the plays left: the fewest plays any split of its hand after the move
+   needs (0 when the move empties the hand; a pass leaves the hand whole);
+2. then the highest card first: the move's highest rank, higher first (a
+   pass has none, so it comes after every play that leaves as few);
+3. then more cards first, then the move's text, so that the order is total;
+
+and plays the first. A greedy trap is a losing first move that this order
+puts before the winning one: ``traps`` lists them, and none means a greedy
+player finds the puzzle's move.
+
+:func:`make` draws seeded random positions (two or three hands, on lead or
+in the middle of a trick) and keeps the sound ones.
 
 >>> puzzle = check(Position.parse(["RAQQJJT999844", "B22AAT886633"]))
 >>> puzzle.sound, puzzle.first_moves, puzzle.grade
@@ -16,20 +32,28 @@ grade counts the only moves (the first included): ``easy`` for one,
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cpsolver.endgame import solve
+from cpsolver.endgame.answer import EndgameResult
 from cpsolver.endgame.solver import State
+from cpsolver.endgame.tree import PASS as SEARCH_PASS
+from cpsolver.endgame.tree import Tree
 from cpsolver.io.dealgen import SizeRange
 from cpsolver.io.positiongen import random_position
+from cpsolver.rules.cards import Hand
 from cpsolver.rules.errors import CpsolverError
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.plays import Play
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet, standard_rules
 
 GRADES = ("easy", "medium", "hard", "expert")
+PASS = "pass"
 
 
 class PuzzleError(CpsolverError):
@@ -38,7 +62,12 @@ class PuzzleError(CpsolverError):
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A checked puzzle: its winning first moves, the line, the only moves on it, the grade."""
+    """A checked puzzle: its winning first moves, the line, the only moves on it, the grade.
+
+    ``verdicts`` gives every legal first move the side that wins after it:
+    the evidence that the other first moves lose. ``result`` is the solve
+    itself, kept for the proof (:func:`cpsolver.endgame.proof.build_strategy_proof`).
+    """
 
     position: Position
     first_moves: list[str]
@@ -46,6 +75,9 @@ class Puzzle:
     only_moves: list[int]  # indexes into ``line`` of the winner's moves that had to be found
     decisions: int  # the winner's turns on the line with more than one legal move
     nodes: int
+    verdicts: dict[str, int] = field(default_factory=dict)
+    traps: list[str] = field(default_factory=list)
+    result: EndgameResult | None = field(default=None, repr=False, compare=False)
 
     @property
     def sound(self) -> bool:
@@ -55,11 +87,15 @@ class Puzzle:
     @property
     def grade(self) -> str:
         """easy, medium, hard or expert, by the only moves on the line."""
-        found = len(self.only_moves)
-        return GRADES[0 if found <= 1 else 1 if found == 2 else 2 if found <= 4 else 3]
+        return grade_of(len(self.only_moves))
+
+    @property
+    def line_length(self) -> int:
+        """The plies of the principal line, both sides' moves and passes."""
+        return len(self.line)
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON of ``cpsolver puzzle check --json`` (and of each line of ``puzzle make``)."""
+        """The JSON of ``cpsolver puzzle check --json`` for one position."""
         return {
             "sound": self.sound,
             "grade": self.grade,
@@ -70,8 +106,16 @@ class Puzzle:
             ],
             "decisions": self.decisions,
             "line": [{"hand": hand, "move": move} for hand, move in self.line],
+            "line_length": self.line_length,
             "nodes": self.nodes,
+            "traps": self.traps,
+            "verdicts": self.verdicts,
         }
+
+
+def grade_of(only_moves: int) -> str:
+    """The grade of a line with this many only moves."""
+    return GRADES[0 if only_moves <= 1 else 1 if only_moves == 2 else 2 if only_moves <= 4 else 3]
 
 
 def check(
@@ -79,8 +123,8 @@ def check(
 ) -> Puzzle:
     """Check ``position`` as a puzzle; raises :class:`PuzzleError` if the side to move loses.
 
-    The only moves are counted on the finished search's own table, so the
-    line's positions cost little more than the first solve.
+    The only moves and every first move's verdict are read on the finished
+    search's own table, so they cost little more than the first solve.
     """
     rules = rules or standard_rules()
     answer = solve(position, rules, time_limit, all_moves=True)
@@ -103,7 +147,73 @@ def check(
         state = search.successor(state, move)
     line = [(hand, str(move)) for hand, move in answer.line]
     first = [str(move) for move in answer.moves]
-    return Puzzle(position, first, line, only, decisions, search.nodes)
+    verdicts = _verdicts(search, answer.strategy.root)
+    traps = greedy_traps(position, verdicts, winner, rules)
+    return Puzzle(position, first, line, only, decisions, search.nodes, verdicts, traps, answer)
+
+
+def _verdicts(search: Tree, root: State) -> dict[str, int]:
+    """Every legal first move and the side that wins after it, read (or searched) on the table."""
+    found: dict[str, int] = {}
+    for move in search.legal(root):
+        name = PASS if move == SEARCH_PASS else str(search.play(move))
+        child = search.successor(root, move)
+        if child is None:  # the move empties the hand: the mover's side has won
+            found[name] = search.side[root[1]]
+            continue
+        mover_wins = search.settled(child)
+        if mover_wins is None:  # evicted at the memory cap: searched again
+            mover_wins = search.wins(*child)
+        mover = search.side[child[1]]
+        found[name] = mover if mover_wins else 1 - mover
+    return found
+
+
+def greedy_order(position: Position, rules: RuleSet | None = None) -> list[str]:
+    """The legal moves of the player to move, in a greedy player's order (see the module)."""
+    hand = position.hands[position.turn]
+    moves = generator(rules).moves(hand, position.table)
+
+    def key(move: Play | None) -> tuple[int, int, int, str]:
+        if move is None:
+            return (fewest_plays(hand, rules), 1, 0, PASS)
+        highest = max(move.cards.ranks())
+        return (fewest_plays(hand - move.cards, rules), -highest, -len(move.cards), str(move))
+
+    return [PASS if move is None else str(move) for move in sorted(moves, key=key)]
+
+
+def greedy_traps(
+    position: Position, verdicts: dict[str, int], winner: int, rules: RuleSet | None = None
+) -> list[str]:
+    """The losing first moves a greedy player would try before the first winning one."""
+    traps: list[str] = []
+    for move in greedy_order(position, rules):
+        if verdicts.get(move) == winner:
+            break
+        traps.append(move)
+    return traps
+
+
+def fewest_plays(hand: Hand, rules: RuleSet | None = None) -> int:
+    """The fewest plays any split of ``hand`` needs (0 for no cards).
+
+    >>> fewest_plays(Hand.parse("33 444 5")), fewest_plays(Hand.parse("34567 9"))
+    (2, 2)
+    """
+    return _fewest(hand, rules)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _fewest(hand: Hand, rules: RuleSet | None) -> int:
+    if not hand:
+        return 0
+    lowest = next(hand.ranks())  # some play of the split holds the lowest card
+    return 1 + min(
+        _fewest(hand - play.cards, rules)
+        for play in generator(rules).plays(hand)
+        if play.cards[lowest]
+    )
 
 
 def make(
@@ -114,11 +224,16 @@ def make(
     rules: RuleSet | None = None,
     time_limit: float | None = 10.0,
     tries: int = 10_000,
+    mid_trick: float = 0.0,
 ) -> Iterator[tuple[int, Puzzle]]:
     """Up to ``count`` sound puzzles of grade ``least`` or harder, with the number of the draw.
 
-    Draw ``k`` of a seed is always the same position, so a puzzle is known by
-    (seed, draw). At most ``tries`` positions are drawn.
+    ``sizes`` has two ranges (two hands) or three (the landlord and the two
+    peasants); ``mid_trick`` is the share of draws with a play on the table,
+    made by another hand than the one to move. A kept puzzle has a choice:
+    more than one legal first move. Draw ``k`` of a seed is always
+    the same position, so a puzzle is known by (seed, draw). At most
+    ``tries`` positions are drawn.
     """
     rules = rules or standard_rules()
     floor = GRADES.index(least)
@@ -126,14 +241,27 @@ def make(
     for draw in range(tries):
         if made == count:
             return
-        position = random_position(random.Random(f"puzzle-{seed}-{draw}"), sizes, 0.0, rules)
+        rng = random.Random(f"puzzle-{seed}-{draw}")
+        position = random_position(rng, sizes, mid_trick, rules)
         try:
             puzzle = check(position, rules, time_limit)
         except PuzzleError:
             continue
-        if puzzle.sound and GRADES.index(puzzle.grade) >= floor:
+        # One legal first move (a forced pass) is no puzzle, though it is sound.
+        choice = len(puzzle.verdicts) > 1
+        if choice and puzzle.sound and GRADES.index(puzzle.grade) >= floor:
             made += 1
             yield draw, puzzle
 
 
-__all__ = ["GRADES", "Puzzle", "PuzzleError", "check", "make"]
+__all__ = [
+    "GRADES",
+    "Puzzle",
+    "PuzzleError",
+    "check",
+    "fewest_plays",
+    "grade_of",
+    "greedy_order",
+    "greedy_traps",
+    "make",
+]

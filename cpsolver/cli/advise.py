@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import click
 
@@ -12,11 +13,33 @@ from cpsolver.cli.options import common_options, timeout_option
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.rules.errors import CpsolverError
 
+if TYPE_CHECKING:
+    from cpsolver.analysis.advise import Advice
+
 SHOWN = 10  # options listed in the text report; --json lists them all
 
 
 @cli.command("advise")
-@click.argument("record_file", metavar="RECORD|VIEW")
+@click.argument("record_file", required=False, metavar="[RECORD|VIEW]")
+@click.option(
+    "--hand", "own_hand", metavar="CARDS", help="The seat's own cards (instead of a file)."
+)
+@click.option(
+    "--role",
+    type=click.Choice(["landlord", "peasant1", "peasant2"]),
+    help="The seat's role: the landlord, the peasant after him (peasant1) or before (peasant2).",
+)
+@click.option("--bottom", metavar="CARDS", help="The landlord's face-down cards, once turned.")
+@click.option(
+    "--played",
+    metavar="ACTIONS",
+    help="The actions so far, from the landlord's lead: 'L:33 P1:pass P2:55 ...'.",
+)
+@click.option(
+    "--counts",
+    metavar="L,P1,P2",
+    help="Each seat's cards left, when not 20 and 17 less what was played.",
+)
 @click.option(
     "--at",
     "at",
@@ -42,7 +65,12 @@ SHOWN = 10  # options listed in the text report; --json lists them all
 @timeout_option("Seconds for each sampled deal's exact solve.", default=1.0)
 @common_options
 def advise_command(
-    record_file: str,
+    record_file: str | None,
+    own_hand: str | None,
+    role: str | None,
+    bottom: str | None,
+    played: str | None,
+    counts: str | None,
     at: int | None,
     number: int,
     samples: int,
@@ -64,14 +92,40 @@ def advise_command(
     recommendation is the best share (the fair bot's choice among equals, or
     alone when no deal could be solved in time).
 
+    Or type the view as flags, instead of a file: --hand (the seat's cards),
+    --role, --bottom, --played (the actions from the landlord's lead, each
+    SEAT:CARDS or SEAT:pass, SEAT one of L, P1, P2) and --counts; they give
+    the advice of the VIEW with the landlord in seat 0.
+
     \b
     Examples:
       cpsolver advise hand.json --at 20
       cpsolver advise hands.jsonl --game 3 --at 12 --samples 200 --json
+      cpsolver advise --hand 'KK 3' --role peasant1 --played 'L:44 P1:pass P2:pass L:5'
     """
-    from cpsolver.analysis.advise import advise, view_at, view_from_dict
+    from cpsolver.analysis.advise import advise, view_at, view_dict, view_from_dict
 
     rules = load_rules(rules_name)
+    typed = {"--hand": own_hand, "--role": role, "--bottom": bottom, "--played": played}
+    given = [name for name, value in {**typed, "--counts": counts}.items() if value is not None]
+    if given:
+        if record_file is not None:
+            raise BadInput(
+                f"give a RECORD or VIEW file, or the view as flags ({given[0]}), not both"
+            )
+        if at is not None:
+            raise BadInput("the flags give a view already cut: --at is for records")
+        if own_hand is None or role is None:
+            raise BadInput("the view as flags needs --hand and --role at least")
+        try:
+            view = view_from_dict(view_dict(own_hand, role, bottom, played, counts), rules)
+            advice = advise(view, samples, seed, timeout)
+        except CpsolverError as error:
+            raise BadInput(str(error)) from None
+        _say(advice, len(view.actions), timeout, as_json)
+        return
+    if record_file is None:
+        raise BadInput("give a RECORD or VIEW file, or the view as flags (--hand, --role, ...)")
     records = read_records(record_file, rules)
     if number > len(records):
         raise BadInput(f"{record_file} holds {len(records)} hands, not {number}")
@@ -88,6 +142,11 @@ def advise_command(
         advice = advise(view, samples, seed, timeout)
     except CpsolverError as error:
         raise BadInput(f"hand {number}: {error}") from None
+    _say(advice, at, timeout, as_json)
+
+
+def _say(advice: Advice, at: int, timeout: float | None, as_json: bool) -> None:
+    """The advice, in text or JSON."""
     if as_json:
         click.echo(json.dumps({"at": at, **advice.as_dict()}))
         return
