@@ -376,3 +376,25 @@ def test_a_build_without_a_compiler_installs_and_runs_on_the_python_core(tmp_pat
         cwd=tmp_path,
     )
     assert answer.returncode == 0 and json.loads(answer.stdout)["stats"]["core"] == "python"
+
+
+@needs_core
+def test_a_finished_search_is_freed_when_its_last_user_lets_go() -> None:
+    # The core calls back into its search (the clock, the memory cap): held strongly, each
+    # search was a cycle the collector could not see through the C type, so every solve
+    # kept its whole table for the life of the process (puzzle make grew to 15 GB).
+    import gc
+    import weakref
+
+    position = Position.parse(["RAQQJJT999844", "B22AAT886633"])
+    result = solve(position, all_moves=True, core="compiled")
+    assert result.strategy is not None
+    search = weakref.ref(result.strategy.search)
+    del result
+    assert search() is None  # freed at once, by reference counting
+    cycle = CompiledSearch(2)
+    cycle.again = cycle  # type: ignore[attr-defined]  # a cycle through Python, as a user might make
+    held = weakref.ref(cycle)
+    del cycle
+    gc.collect()
+    assert held() is None  # and the collector sees through the core

@@ -46,7 +46,21 @@ static int free_caches(Core *self) {
     return 0;
 }
 
+/* The check callback is a bound method of the Python search that owns this core: a
+ * cycle. The collector must see it, or every search (and its whole table) outlives its
+ * last use. */
+static int Core_traverse(Core *self, visitproc visit, void *arg) {
+    Py_VISIT(self->check);
+    return 0;
+}
+
+static int Core_clear(Core *self) {
+    Py_CLEAR(self->check);
+    return 0;
+}
+
 static void Core_dealloc(Core *self) {
+    PyObject_GC_UnTrack(self);
     Map *maps[] = {&self->play_index, &self->table, &self->classes, &self->known, &self->hand_runs_out};
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) map_free(maps[i]);
     free(self->cover.marks);
@@ -58,7 +72,7 @@ static void Core_dealloc(Core *self) {
     free(self->run_plans.data);
     free(self->scratch.data);
     for (int i = 0; i < self->pattern_count; i++) free(self->patterns[i].limits);
-    Py_XDECREF(self->check);
+    Py_CLEAR(self->check);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -128,7 +142,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     self->highest = highest;
     self->both_jokers = both;
     Py_INCREF(check);
-    self->check = check;
+    Py_XSETREF(self->check, check); /* __init__ may be called twice */
     for (int turn = 0; turn < players; turn++) {
         self->side[turn] = turn == 0 ? 0 : 1;
         self->opponent_count[turn] = 0;
@@ -443,7 +457,9 @@ static PyTypeObject CoreType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cpsolver.endgame._core.Core",
     .tp_doc = "The open-hand search over packed hands, compiled.",
     .tp_basicsize = sizeof(Core),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)Core_traverse,
+    .tp_clear = (inquiry)Core_clear,
     .tp_new = PyType_GenericNew,
     .tp_init = (initproc)Core_init,
     .tp_dealloc = (destructor)Core_dealloc,

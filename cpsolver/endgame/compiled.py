@@ -16,8 +16,11 @@ every 64 nodes, as the Python search does.
 from __future__ import annotations
 
 import time
+import weakref
+from collections.abc import Callable
 from functools import cache
 from types import ModuleType
+from typing import TypeVar
 
 from cpsolver.endgame.budget import MemoryBudget
 from cpsolver.endgame.tree import Entry, Move, OutOfTime, Row, State, Tree
@@ -91,6 +94,25 @@ def table_bound(cap: int) -> int:
     return slots // 2 - 1
 
 
+_Answer = TypeVar("_Answer")
+
+
+def _weakly(method: Callable[[], _Answer | None]) -> Callable[[], _Answer | None]:
+    """``method``, called through a weak reference to its search (None once it is gone).
+
+    The core and the memory budget hold these callbacks and the search holds
+    them: strong references would make each search a cycle, freed (with its
+    whole table) only when the collector next runs, not when its last user lets go.
+    """
+    ref = weakref.WeakMethod(method)
+
+    def call() -> _Answer | None:
+        bound = ref()
+        return None if bound is None else bound()
+
+    return call
+
+
 class CompiledSearch(Tree):
     """:class:`cpsolver.endgame.solver.Search`'s questions, answered by the compiled core."""
 
@@ -115,7 +137,7 @@ class CompiledSearch(Tree):
             pattern_tables(self.rules),
             self.rules.highest_chain_rank,
             self.rules.both_jokers_as_kickers,
-            self._check_clock,
+            _weakly(self._check_clock),
         )
         self._built: dict[Move, Play] = {}
         if self.memory.cap is not None:
@@ -125,7 +147,7 @@ class CompiledSearch(Tree):
             # or what the process grew by since it began (the allocator's slack), if more.
             # Memory that earlier work left with the process does not count.
             self._baseline = resident_bytes() or 0
-            self.memory.resident = self.footprint
+            self.memory.resident = _weakly(self.footprint)
         self.deadline = deadline
 
     @property

@@ -114,6 +114,10 @@ static int store_plan(Core *self, const u64 *key, int64_t plan) {
 /* The search                                                                */
 
 static int call_check(Core *self) {
+    if (!self->check) { /* cleared by the collector: no clock, no cap */
+        self->stop_at = 0;
+        return 0;
+    }
     PyObject *left = PyObject_CallNoArgs(self->check);
     if (!left) {
         self->failed = 1;
