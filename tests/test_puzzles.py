@@ -97,3 +97,36 @@ def test_the_command_says_what_it_found_or_what_is_wrong(
 ) -> None:
     got, output = _cli(*args)
     assert got == code and said in output, output
+
+
+def test_counting_the_only_moves_keeps_to_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Reading the strategy out lifts the search's deadline; the walk that counts the only
+    # moves searches every reply on the line, so it must put the deadline back (a draw of
+    # 8-13 cards searched for minutes past its 10 s), and lift it again for the proof.
+    from cpsolver.endgame.tree import OutOfTime, Tree
+
+    seen: list[tuple[float | None, bool]] = []
+    original = Tree.winning_moves
+
+    def watched(self: Tree, state: object) -> object:
+        seen.append((self.deadline, self.memory.may_stop))
+        return original(self, state)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Tree, "winning_moves", watched)
+    puzzle = check(Position.parse(["RAQQJJT999844", "B22AAT886633"]), time_limit=30.0)
+    assert seen and all(deadline is not None and stops for deadline, stops in seen)
+    assert puzzle.result is not None and puzzle.result.strategy is not None
+    search = puzzle.result.strategy.search
+    assert search.deadline is None and not search.memory.may_stop
+
+    calls: list[object] = []
+
+    def out_of_time(self: Tree, state: object) -> object:
+        calls.append(state)
+        if len(calls) > 1:  # the first is the solve's own, for every winning first move
+            raise OutOfTime
+        return original(self, state)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Tree, "winning_moves", out_of_time)
+    with pytest.raises(PuzzleError, match="no grade within the time limit"):
+        check(Position.parse(["RAQQJJT999844", "B22AAT886633"]), time_limit=30.0)

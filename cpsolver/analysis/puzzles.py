@@ -34,15 +34,17 @@ from __future__ import annotations
 
 import functools
 import random
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from cpsolver.endgame import solve
 from cpsolver.endgame.answer import EndgameResult
+from cpsolver.endgame.budget import OutOfMemory
 from cpsolver.endgame.solver import State
 from cpsolver.endgame.tree import PASS as SEARCH_PASS
-from cpsolver.endgame.tree import Tree
+from cpsolver.endgame.tree import OutOfTime, Tree
 from cpsolver.io.dealgen import SizeRange
 from cpsolver.io.positiongen import random_position
 from cpsolver.rules.cards import Hand
@@ -127,6 +129,7 @@ def check(
     search's own table, so they cost little more than the first solve.
     """
     rules = rules or standard_rules()
+    started = time.perf_counter()
     answer = solve(position, rules, time_limit, all_moves=True)
     if answer.winner is None or answer.strategy is None:
         limit = "memory cap" if answer.stats.get("stopped") == "memory" else "time limit"
@@ -138,16 +141,27 @@ def check(
     only: list[int] = []
     decisions = 0
     state: State | None = answer.strategy.root
-    for index, (player, move) in enumerate(answer.strategy.line()):
-        assert state is not None
-        if search.side[player] == winner and len(search.legal(state)) > 1:
-            decisions += 1
-            if len(search.winning_moves(state)) == 1:
-                only.append(index)
-        state = search.successor(state, move)
+    # Counting the only moves searches every reply along the line: it keeps to the
+    # check's time limit and the memory cap, which reading the strategy out had lifted.
+    search.deadline = None if time_limit is None else started + time_limit
+    search.memory.may_stop = True
+    try:
+        for index, (player, move) in enumerate(answer.strategy.line()):
+            assert state is not None
+            if search.side[player] == winner and len(search.legal(state)) > 1:
+                decisions += 1
+                if len(search.winning_moves(state)) == 1:
+                    only.append(index)
+            state = search.successor(state, move)
+        verdicts = _verdicts(search, answer.strategy.root)
+    except (OutOfTime, OutOfMemory) as stop:
+        limit = "memory cap" if isinstance(stop, OutOfMemory) else "time limit"
+        raise PuzzleError(f"no grade within the {limit}: too big to check as a puzzle") from None
+    finally:
+        search.deadline = None  # the proof is read out from the same table, whole
+        search.memory.may_stop = False
     line = [(hand, str(move)) for hand, move in answer.line]
     first = [str(move) for move in answer.moves]
-    verdicts = _verdicts(search, answer.strategy.root)
     traps = greedy_traps(position, verdicts, winner, rules)
     return Puzzle(position, first, line, only, decisions, search.nodes, verdicts, traps, answer)
 
