@@ -44,7 +44,8 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from cpsolver.rules.cards import Hand, rank_of, rank_symbol
+from cpsolver.io.notation import peer_cards
+from cpsolver.rules.cards import Hand, rank_of
 from cpsolver.scale.watchdog import GuardedGroup
 
 ENVIRONMENT = "YUNYAN_ENDGAME"
@@ -52,22 +53,11 @@ WIN = "play: ["
 LOSS = "can not win"
 MOST_LINES = 200  # the banner and the echo are a dozen lines: past this, it is not answering
 LONGEST_OUTPUT = 1 << 16  # bytes kept of a line that does not end
-_TO_PEER = {"T": "0", "B": "Y", "R": "Z"}
 _FROM_PEER = {"10": "T", "0": "T", "'Little Joker'": "B", "'Big Joker'": "R"}
 
 
 class PeerOutputError(ValueError):
     """A line of the binary's output that this adapter cannot read."""
-
-
-def peer_cards(hand: Hand) -> str:
-    """A hand in the binary's notation, high cards first.
-
-    >>> peer_cards(Hand.parse("RB2TT3"))
-    'ZY2003'
-    """
-    symbols = [rank_symbol(rank) for rank in reversed(list(hand.ranks()))]
-    return "".join(_TO_PEER.get(symbol, symbol) for symbol in symbols)
 
 
 def our_cards(line: str) -> str:
