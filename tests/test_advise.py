@@ -11,7 +11,14 @@ import pytest
 from click.testing import CliRunner
 from endgame_reference import winning_moves
 
-from cpsolver.analysis.advise import Advice, AdviceError, advise, view_at, view_from_dict
+from cpsolver.analysis.advise import (
+    Advice,
+    AdviceError,
+    advise,
+    options_of,
+    view_at,
+    view_from_dict,
+)
 from cpsolver.cli import cli
 from cpsolver.game.engine import Game
 from cpsolver.game.simulation import simulate
@@ -177,3 +184,30 @@ def test_a_landlord_of_true_is_no_seat() -> None:
     view = {"seat": 0, "hand": "33", "landlord": True, "actions": [], "counts": [2, 1, 1]}
     code, output = _cli("-", stdin=json.dumps(view))
     assert code == 2 and "are seats, 0, 1 or 2" in output
+
+
+def test_a_hundred_games_cut_anywhere_get_legal_explained_advice_for_every_seat() -> None:
+    # Issue 25's done-when: every seat of 100 seeded games, cut at random points. Early
+    # cuts are beyond the budget (the bot's choice, said so); late ones are solved.
+    rng = random.Random(25)
+    games = _games(100, 25)
+    assert len(games) >= 90  # the rest were redealt: nobody bid
+    seats: Counter[int] = Counter()
+    reasons: Counter[str] = Counter()
+    for game in games:
+        at = rng.randrange(len(game.actions))
+        view = view_at(game, at)
+        advice = advise(view, samples=2, seed=at, time_limit=0.05)
+        legal = {"pass" if option is None else str(option) for option in options_of(view)}
+        assert advice.action in legal and advice.bot in legal
+        assert {option.action for option in advice.options} == legal
+        assert advice.reason in ("exact", "bot")
+        if advice.reason == "exact":
+            best = max(option.wins for option in advice.options)
+            assert advice.decided > 0 and advice.options[0].wins == best
+            assert advice.action == advice.options[0].action
+        else:
+            assert advice.decided == 0 and advice.action == advice.bot
+        seats[advice.seat] += 1
+        reasons[advice.reason] += 1
+    assert set(seats) == {0, 1, 2} and set(reasons) == {"exact", "bot"}
