@@ -166,9 +166,21 @@ def _second_winner(entry: dict) -> None:  # type: ignore[type-arg]
     entry["turn"] = 0
 
 
+def _proof_bomb(entry: dict) -> None:  # type: ignore[type-arg]
+    # 200 KB that unpack to 200 MB of spaces: refused at the proof cap, never unpacked whole.
+    bomb = zlib.compress(b" " * (200 << 20), 9)
+    entry["puzzle"]["proof"] = {"zlib_base64": base64.b64encode(bomb).decode()}
+
+
+def _proof_outside(entry: dict) -> None:  # type: ignore[type-arg]
+    entry["puzzle"]["proof"] = {"file": "../../etc/passwd"}
+
+
 @pytest.mark.parametrize(
     ("edit", "said"),
     [
+        (_proof_bomb, "FAILED: unreadable proof: its embedded proof: unpacks to over the"),
+        (_proof_outside, "FAILED: unreadable proof: its proof file '../../etc/passwd' is not in"),
         (_forged_proof, "FAILED: forged proof: "),
         (_wrong_grade, "FAILED: wrong grade: the line says expert"),
         (_second_winner, "FAILED: not sound: 3 winning first moves (3, K, KK)"),
@@ -230,5 +242,5 @@ def test_check_of_a_pack_that_is_not_one_is_bad_input(tmp_path: Path) -> None:
     )
     code, output = _run("check", str(bad))
     assert code == 1 and output.startswith(
-        "x: FAILED: not a pack line: its embedded proof does not decode"
+        "x: FAILED: unreadable proof: its embedded proof does not decode"
     )

@@ -33,7 +33,7 @@ from typing import Any
 from cpsolver.analysis.puzzles import Puzzle, PuzzleError, check
 from cpsolver.endgame.proof import build_strategy_proof
 from cpsolver.io.positionformat import ENTRY_KEYS, position_as_dict, position_from_dict
-from cpsolver.io.reading import loads_json, read_text
+from cpsolver.io.reading import ZLIB, decode, inflated, loads_json, read_text
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet
@@ -145,9 +145,13 @@ def recheck(
     try:
         position = position_from_dict(data, rules, ENTRY_KEYS)
         claimed = data["puzzle"]
-        proof = _read_proof(claimed.get("proof"), pack_folder)
+        reference = claimed.get("proof")
     except (CpsolverError, KeyError, TypeError, AttributeError) as error:
         return Recheck(name, f"not a pack line: {error}")
+    try:
+        proof = _read_proof(reference, pack_folder)
+    except CpsolverError as error:
+        return Recheck(name, f"unreadable proof: {error}")
     try:
         puzzle = check(position, rules, time_limit)
     except PuzzleError as error:
@@ -214,13 +218,18 @@ def _read_proof(reference: Any, pack_folder: str) -> Any:
     if not isinstance(reference, dict):
         raise PackError('its \'proof\' is {"zlib_base64": TEXT} or {"file": PATH}')
     if "file" in reference:
-        path = os.path.join(pack_folder, str(reference["file"]))
+        name = str(reference["file"])
+        # A pack names its own proofs: a file beside it, never a path out of its folder.
+        if os.path.isabs(name) or os.pardir in name.replace("\\", "/").split("/"):
+            raise PackError(f"its proof file {name!r} is not in the pack's folder")
+        path = os.path.join(pack_folder, name)
         return loads_json(read_text(path, "proof"), path)
     try:
-        text = zlib.decompress(base64.b64decode(str(reference["zlib_base64"]), validate=True))
-    except (KeyError, binascii.Error, zlib.error) as error:
+        packed = base64.b64decode(str(reference["zlib_base64"]), validate=True)
+    except (KeyError, binascii.Error) as error:
         raise PackError(f"its embedded proof does not decode ({error})") from None
-    return loads_json(text.decode("utf-8", "replace"), "embedded proof")
+    text = inflated(packed, "its embedded proof", "proof", ZLIB)
+    return loads_json(decode(text, "its embedded proof"), "embedded proof")
 
 
 __all__ = [

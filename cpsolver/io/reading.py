@@ -142,24 +142,30 @@ def source_name(path: str) -> str:
 GZIP_MAGIC = b"\x1f\x8b"
 
 
-def _gunzipped(data: bytes, source: str, kind: str, cap: int) -> bytes:
-    """The contents of gzip-compressed ``data``, at most ``cap`` bytes of them.
+GZIP = 16 + zlib.MAX_WBITS  # zlib's window bits for a gzip stream
+ZLIB = zlib.MAX_WBITS  # and for a bare zlib one
 
-    Decompressed in one bounded step: a small file that would unpack into
-    gigabytes is refused at the cap, never unpacked whole.
+
+def inflated(data: bytes, source: str, kind: str, wbits: int = GZIP) -> bytes:
+    """The contents of compressed ``data`` (gzip, or ``ZLIB``), at most ``limit(kind)`` bytes.
+
+    Decompressed in one bounded step: a few bytes that would unpack into
+    gigabytes are refused at the cap, never unpacked whole.
     """
-    unpacker = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)
+    cap = limit(kind)
+    name = "gzip" if wbits == GZIP else "zlib"
+    unpacker = zlib.decompressobj(wbits=wbits)
     try:
         found = unpacker.decompress(data, cap + 1)
     except zlib.error as error:
-        raise InputError(f"{source}: broken gzip data ({error})") from None
+        raise InputError(f"{source}: broken {name} data ({error})") from None
     if len(found) > cap or unpacker.unconsumed_tail:
         raise InputError(
             f"{source}: unpacks to over the {describe_size(cap)} limit for a "
             f"{_NOUNS.get(kind, kind)} (set CPSOLVER_LIMIT_{kind.upper()} to raise it)"
         )
     if not unpacker.eof:
-        raise InputError(f"{source}: gzip data ends early (a truncated file?)")
+        raise InputError(f"{source}: {name} data ends early (a truncated file?)")
     return found
 
 
@@ -182,7 +188,7 @@ def read_text(path: str, kind: str) -> str:
     if len(data) > cap:
         raise _too_big(source, kind, cap)
     if data.startswith(GZIP_MAGIC):
-        data = _gunzipped(data, source, kind, cap)
+        data = inflated(data, source, kind)
     return decode(data, source)
 
 
