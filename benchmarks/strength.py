@@ -1,7 +1,9 @@
-"""Strength of our fair bot by DouZero's protocol, against RLCard's rule agent and against random.
+"""Strength of our fair bot by DouZero's protocol, against RLCard's rule agent, itself and random.
 
     python benchmarks/strength.py [--games 10000] [--seed 2024] [--workers 2]
+                                  [--opponents rlcard,cpsolver-heuristic,random]
                                   [--minutes M] [--page docs/bots.md] [--json FILE]
+                                  [--endgame CARDS,SAMPLES]
 
 For each opponent, ``--games`` seeded deals (landlord 20 cards, peasants 17,
 no bidding), each played twice with the roles swapped, exactly as ``cpsolver
@@ -15,6 +17,10 @@ peasants and overall, and the CPU time per game; with ``--page`` (the
 manual's page on bots, ``docs/bots.md``; ``--readme`` is its old name) it
 replaces the table between the ``strength`` markers there. The agent
 measured is ``cpsolver``, the fair bot: it sees only its own seat.
+``cpsolver-heuristic`` is the same bot without its exact endgame, as it was
+before issue 25. ``--endgame CARDS,SAMPLES`` plays ``cpsolver`` with another
+exact endgame (from CARDS cards left in all, SAMPLES sampled deals solved a
+decision), to sweep those two numbers on the same deals.
 """
 
 from __future__ import annotations
@@ -89,8 +95,22 @@ def table(
     return "\n".join(lines)
 
 
+def start_worker(parent: int, endgame: tuple[int, int] | None) -> None:
+    """A pool worker: evaluate's own set-up, and the bot's endgame as asked (cards, samples)."""
+    worker_start(parent)
+    if endgame is not None:
+        import cpsolver.game.agents
+        import cpsolver.game.bots
+
+        cpsolver.game.agents.ENDGAME_CARDS, cpsolver.game.bots.ENDGAME_SAMPLES = endgame
+
+
 def play(
-    deals: list[Any], opponents: list[str], workers: int, deadline: float | None
+    deals: list[Any],
+    opponents: list[str],
+    workers: int,
+    deadline: float | None,
+    endgame: tuple[int, int] | None = None,
 ) -> dict[str, list[Outcome]]:
     """Every opponent's games, deal by deal, until the deals or the time run out.
 
@@ -104,7 +124,7 @@ def play(
     per_deal = 2 * len(opponents)
     done: list[Outcome] = []
     pool = multiprocessing.get_context("spawn").Pool(
-        workers, initializer=worker_start, initargs=(os.getpid(),)
+        workers, initializer=start_worker, initargs=(os.getpid(), endgame)
     )
     try:
         for outcome in pool.imap(run_game, jobs, chunksize=1):
@@ -134,6 +154,13 @@ def main() -> None:
     parser.add_argument(
         "--minutes", type=float, default=0, help="Stop after this long (0: play every deal)."
     )
+    parser.add_argument(
+        "--endgame",
+        metavar="CARDS,SAMPLES",
+        help="Play 'cpsolver' with this exact endgame: from CARDS left in all, SAMPLES deals "
+        "solved a decision (default: the bot's own; 0,0 is cpsolver-heuristic). For sweeps: "
+        "the table is then not written to --page.",
+    )
     parser.add_argument("--page", "--readme", dest="page", type=Path)
     parser.add_argument("--json", type=Path, help="Also write the full reports here.")
     args = parser.parse_args()
@@ -141,7 +168,13 @@ def main() -> None:
     opponents = args.opponents.split(",")
     started = time.monotonic()
     deadline = started + 60 * args.minutes if args.minutes else None
-    outcomes = play(deals, opponents, args.workers, deadline)
+    endgame = None
+    if args.endgame:
+        cards, samples = (int(part) for part in args.endgame.split(","))
+        endgame = (cards, samples)
+        if args.page:
+            raise SystemExit("--endgame is for sweeps: the page shows the bot as it plays")
+    outcomes = play(deals, opponents, args.workers, deadline, endgame)
     seconds = time.monotonic() - started
     reports = []
     for opponent in opponents:
@@ -156,6 +189,8 @@ def main() -> None:
         )
         reports.append(report)
     text = table(reports, args.games, args.seed, seconds, args.workers)
+    if endgame is not None:
+        text += f"\n(with --endgame {args.endgame})"
     print(text)
     if args.json:
         args.json.write_text(json.dumps(reports, indent=2) + "\n")
