@@ -34,6 +34,7 @@ from cpsolver.analysis.puzzles import Puzzle, PuzzleError, check
 from cpsolver.endgame.proof import build_strategy_proof
 from cpsolver.io.positionformat import ENTRY_KEYS, position_as_dict, position_from_dict
 from cpsolver.io.reading import ZLIB, decode, inflated, loads_json, read_text
+from cpsolver.io.words import counted
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet
@@ -170,8 +171,9 @@ def _summary(puzzle: Puzzle) -> str:
     return (
         f"{' / '.join(str(hand) for hand in position.hands)}, hand {position.turn} to move"
         f"{table}: {puzzle.first_moves[0]} wins; grade {puzzle.grade} "
-        f"({len(puzzle.only_moves)} only moves), {puzzle.line_length} plies, "
-        f"{len(puzzle.traps)} greedy traps"
+        f"({counted(len(puzzle.only_moves), 'only move')}), "
+        f"{counted(puzzle.line_length, 'ply', 'plies')}, "
+        f"{counted(len(puzzle.traps), 'greedy trap')}"
     )
 
 

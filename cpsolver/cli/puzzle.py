@@ -23,6 +23,7 @@ from cpsolver.cli.output import emit_json, shown
 from cpsolver.io.positioncorpus import PositionDocument, parse_position_document
 from cpsolver.io.reading import source_name
 from cpsolver.io.rulefiles import load_rules
+from cpsolver.io.words import counted
 from cpsolver.io.writing import open_output
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.ruleset import RuleSet
@@ -113,15 +114,15 @@ def _report(document: PositionDocument, puzzle: object, as_json: bool) -> None:
         verdict = "a sound puzzle" if puzzle.sound else "not sound: several winning first moves"
         click.echo(f"{verdict}; grade {puzzle.grade}; winning first moves: {first}")
         click.echo(
-            f"{len(puzzle.only_moves)} only moves among the winner's "
-            f"{puzzle.decisions} choices on the line:"
+            f"{counted(len(puzzle.only_moves), 'only move')} among the winner's "
+            f"{counted(puzzle.decisions, 'choice')} on the line:"
         )
         for index in puzzle.only_moves:
             hand, move = puzzle.line[index]
             click.echo(f"  {index + 1:>4}. hand {hand}  {move}")
         traps = ", ".join(puzzle.traps) or "none"
-        click.echo(f"line of {puzzle.line_length} plies; greedy traps: {traps}")
-        click.echo(f"({puzzle.nodes} nodes)")
+        click.echo(f"line of {counted(puzzle.line_length, 'ply', 'plies')}; greedy traps: {traps}")
+        click.echo(f"({counted(puzzle.nodes, 'node')})")
     sys.exit(0 if puzzle.sound else 1)
 
 
@@ -169,7 +170,7 @@ def _check_pack(
         elif result.problem is None:
             click.echo(
                 f"{shown(result.id)}: ok: {result.summary}; "
-                f"proof checked ({result.walked} positions)"
+                f"proof checked ({counted(result.walked, 'position')})"
             )
         else:
             click.echo(f"{shown(result.id)}: FAILED: {shown(result.problem)}")
