@@ -13,9 +13,10 @@ from click.testing import CliRunner
 from endgame_reference import winning_moves
 
 from cpsolver.analysis.puzzlepack import recheck
-from cpsolver.analysis.puzzles import GRADES, Puzzle, fewest_plays, greedy_order, make
+from cpsolver.analysis.puzzles import GRADES, Puzzle, greedy_order, make
 from cpsolver.cli import cli
 from cpsolver.endgame import solve
+from cpsolver.game.bots import split_count
 from cpsolver.io.notation import read_blocks
 from cpsolver.io.positionformat import ENTRY_KEYS, position_from_dict
 from cpsolver.rules.cards import Hand
@@ -83,7 +84,7 @@ def test_the_greedy_order_is_fewest_plays_left_then_the_highest_card() -> None:
     assert greedy_order(position) == ["22", "7", "6", "2"]
     on_table = Position.parse(["KK3", "5"], turn=0, table="4", by=1)
     assert greedy_order(on_table)[-1] == "pass" or greedy_order(on_table).index("pass") > 0
-    assert fewest_plays(Hand.parse("3 4 5 6 7 99 99")) == 2
+    assert split_count(Hand.parse("3 4 5 6 7 99 99")) == 2
 
 
 def _run(*args: str, stdin: str = "") -> tuple[int, str]:

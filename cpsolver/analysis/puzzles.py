@@ -13,7 +13,8 @@ length of the principal line (``line_length``, every ply of both sides), and
 the *greedy traps*. A greedy player orders its moves by
 
 1. the plays left: the fewest plays any split of its hand after the move
-   needs (0 when the move empties the hand; a pass leaves the hand whole);
+   needs (:func:`cpsolver.game.bots.split_count`; 0 when the move empties
+   the hand; a pass leaves the hand whole);
 2. then the highest card first: the move's highest rank, higher first (a
    pass has none, so it comes after every play that leaves as few);
 3. then more cards first, then the move's text, so that the order is total;
@@ -32,22 +33,21 @@ in the middle of a trick) and keeps the sound ones.
 
 from __future__ import annotations
 
-import functools
 import random
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from cpsolver.endgame import solve
+from cpsolver.endgame import PASS, solve
 from cpsolver.endgame.answer import EndgameResult
 from cpsolver.endgame.budget import OutOfMemory
 from cpsolver.endgame.solver import State
 from cpsolver.endgame.tree import PASS as SEARCH_PASS
 from cpsolver.endgame.tree import OutOfTime, Tree
+from cpsolver.game.bots import split_count
 from cpsolver.io.dealgen import SizeRange
 from cpsolver.io.positiongen import random_position
-from cpsolver.rules.cards import Hand
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.movegen import generator
 from cpsolver.rules.plays import Play
@@ -55,7 +55,6 @@ from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet, standard_rules
 
 GRADES = ("easy", "medium", "hard", "expert")
-PASS = "pass"
 
 
 class PuzzleError(CpsolverError):
@@ -168,19 +167,10 @@ def check(
 
 def _verdicts(search: Tree, root: State) -> dict[str, int]:
     """Every legal first move and the side that wins after it, read (or searched) on the table."""
-    found: dict[str, int] = {}
-    for move in search.legal(root):
-        name = PASS if move == SEARCH_PASS else str(search.play(move))
-        child = search.successor(root, move)
-        if child is None:  # the move empties the hand: the mover's side has won
-            found[name] = search.side[root[1]]
-            continue
-        mover_wins = search.settled(child)
-        if mover_wins is None:  # evicted at the memory cap: searched again
-            mover_wins = search.wins(*child)
-        mover = search.side[child[1]]
-        found[name] = mover if mover_wins else 1 - mover
-    return found
+    return {
+        PASS if move == SEARCH_PASS else str(search.play(move)): side
+        for move, side in search.move_winners(root, search=True).items()
+    }
 
 
 def greedy_order(position: Position, rules: RuleSet | None = None) -> list[str]:
@@ -190,9 +180,9 @@ def greedy_order(position: Position, rules: RuleSet | None = None) -> list[str]:
 
     def key(move: Play | None) -> tuple[int, int, int, str]:
         if move is None:
-            return (fewest_plays(hand, rules), 1, 0, PASS)
+            return (split_count(hand, rules), 1, 0, PASS)
         highest = max(move.cards.ranks())
-        return (fewest_plays(hand - move.cards, rules), -highest, -len(move.cards), str(move))
+        return (split_count(hand - move.cards, rules), -highest, -len(move.cards), str(move))
 
     return [PASS if move is None else str(move) for move in sorted(moves, key=key)]
 
@@ -207,27 +197,6 @@ def greedy_traps(
             break
         traps.append(move)
     return traps
-
-
-def fewest_plays(hand: Hand, rules: RuleSet | None = None) -> int:
-    """The fewest plays any split of ``hand`` needs (0 for no cards).
-
-    >>> fewest_plays(Hand.parse("33 444 5")), fewest_plays(Hand.parse("34567 9"))
-    (2, 2)
-    """
-    return _fewest(hand, rules)
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _fewest(hand: Hand, rules: RuleSet | None) -> int:
-    if not hand:
-        return 0
-    lowest = next(hand.ranks())  # some play of the split holds the lowest card
-    return 1 + min(
-        _fewest(hand - play.cards, rules)
-        for play in generator(rules).plays(hand)
-        if play.cards[lowest]
-    )
 
 
 def make(
@@ -273,7 +242,6 @@ __all__ = [
     "Puzzle",
     "PuzzleError",
     "check",
-    "fewest_plays",
     "grade_of",
     "greedy_order",
     "greedy_traps",

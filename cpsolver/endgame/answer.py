@@ -201,17 +201,7 @@ def _known_first_moves(search: Tree, root: State) -> dict[str, int]:
     It reads the table only (legal moves, successors, keys): nothing here
     searches, so neither the passed deadline nor the memory cap comes into it.
     """
-    known: dict[str, int] = {}
-    for move in search.legal(root):
-        child = search.successor(root, move)
-        if child is None:  # the move empties the hand: the mover's side has won
-            known[str(_move(search, move))] = search.side[root[1]]
-            continue
-        mover_wins = search.settled(child)
-        if mover_wins is not None:
-            mover = search.side[child[1]]
-            known[str(_move(search, move))] = mover if mover_wins else 1 - mover
-    return known
+    return {str(_move(search, move)): side for move, side in search.move_winners(root).items()}
 
 
 def _first_moves_in_order(search: Tree, root: State) -> list[str]:

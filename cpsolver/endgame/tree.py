@@ -119,6 +119,27 @@ class Tree:
             return None
         return found is not None
 
+    def move_winners(self, state: State, search: bool = False) -> dict[Move, int]:
+        """Each legal move at ``state`` and the side that wins after it.
+
+        Read off the table; a move whose position the table does not hold is
+        left out, or searched with ``search`` (under the deadline and the cap).
+        """
+        found: dict[Move, int] = {}
+        for move in self.legal(state):
+            child = self.successor(state, move)
+            if child is None:  # the move empties the hand: the mover's side has won
+                found[move] = self.side[state[1]]
+                continue
+            mover_wins = self.settled(child)
+            if mover_wins is None:
+                if not search:
+                    continue
+                mover_wins = self.wins(*child)
+            mover = self.side[child[1]]
+            found[move] = mover if mover_wins else 1 - mover
+        return found
+
     def legal(self, state: State) -> list[Move]:
         """Every legal move of the player to move: any play on lead, else an answer or a pass."""
         hands, turn, table, _ = state
