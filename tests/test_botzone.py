@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from cpsolver.cli import cli
 from cpsolver.game.agents import make_agent
 from cpsolver.game.botzone import KEEP_RUNNING, view_from_requests
+from cpsolver.game.botzone_log import history_for
 from cpsolver.game.botzone_seat import BotzoneProgram
 from cpsolver.game.cardids import deal_ids, hand_of_ids, rank_of_id, take
 from cpsolver.game.evaluate import play_game, seeded_deals, start_game
@@ -80,7 +81,7 @@ def test_transcripts_rebuild_what_the_seat_sees() -> None:
         seat = game.turn
         client = clients[seat]
         client._catch_up(game)
-        request = {"history": client._history()}
+        request = {"history": history_for(client.action_ids, client.seat)}
         if not any("publiccard" in r for r in client.requests):
             request.update(
                 own=client.ids[seat], publiccard=client.ids[3], landlord=0, pos=seat, finalbid=1

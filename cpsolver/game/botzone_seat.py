@@ -15,6 +15,7 @@ from typing import IO, Any
 
 from cpsolver.game.agent import AgentFailure
 from cpsolver.game.botzone import KEEP_RUNNING, MAX_LINE, read_play
+from cpsolver.game.botzone_log import history_for
 from cpsolver.game.cardids import deal_ids, hand_of_ids, take
 from cpsolver.game.engine import Game
 from cpsolver.io.reading import InputError, command_argv, loads_json
@@ -142,16 +143,6 @@ class BotzoneProgram:
             self.action_ids.append((seat, ids))
         self.seen = len(game.actions)
 
-    def _history(self) -> list[list[int]]:
-        since = 0
-        for index, (seat, _) in enumerate(self.action_ids):
-            if seat == self.seat:
-                since = index + 1
-        latest: dict[int, list[int]] = {}
-        for seat, ids in self.action_ids[since:]:
-            latest[seat] = ids
-        return [latest.get((self.seat - 2) % 3, []), latest.get((self.seat - 1) % 3, [])]
-
     def choose_bid(self, game: Game) -> int:
         """Ask the program for a bid."""
         self._catch_up(game)
@@ -168,7 +159,7 @@ class BotzoneProgram:
     def choose_play(self, game: Game) -> Play | None:
         """Ask the program for a play; its answer is checked against the rules."""
         self._catch_up(game)
-        request: dict[str, Any] = {"history": self._history()}
+        request: dict[str, Any] = {"history": history_for(self.action_ids, self.seat)}
         if not any("publiccard" in r for r in self.requests):
             assert game.landlord is not None
             request.update(
