@@ -106,8 +106,14 @@ def advise_command(
     from cpsolver.analysis.advise import advise, view_at, view_dict, view_from_dict
 
     rules = load_rules(rules_name)
-    typed = {"--hand": own_hand, "--role": role, "--bottom": bottom, "--played": played}
-    given = [name for name, value in {**typed, "--counts": counts}.items() if value is not None]
+    flags = {
+        "--hand": own_hand,
+        "--role": role,
+        "--bottom": bottom,
+        "--played": played,
+        "--counts": counts,
+    }
+    given = [name for name, value in flags.items() if value is not None]
     if given:
         if record_file is not None:
             raise BadInput(
