@@ -35,6 +35,7 @@ from cpsolver.endgame.proof import build_strategy_proof
 from cpsolver.io.positionformat import ENTRY_KEYS, position_as_dict, position_from_dict
 from cpsolver.io.reading import ZLIB, decode, inflated, loads_json, read_text
 from cpsolver.io.words import counted
+from cpsolver.io.writing import write_text
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet
@@ -81,8 +82,7 @@ def pack_line(
         proof: dict[str, str] = {"zlib_base64": embedded}
     else:
         path = os.path.join(proofs, f"{name}.json")
-        with open(path, "w", encoding="utf-8") as stream:
-            stream.write(text + "\n")
+        write_text(path, text + "\n")  # whole or not at all, a failure in one line
         proof = {"file": os.path.relpath(path, pack_folder)}
     position = puzzle.position
     return {
