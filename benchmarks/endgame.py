@@ -18,6 +18,8 @@ Parts (``--only``, repeatable; default every one):
 - ``random``: 10 seeded random two-player positions each of 14+13, 16+15,
   17+17 and 20+17 cards (dealt from one deck, the first to lead), 100 s each.
 - ``small3``: 50 seeded three-player endgames, 1-8 cards a hand, landlord to lead.
+- ``mid3``: ``--count`` seeded three-player positions of 12/10/10 cards (dealt
+  from one deck), landlord to lead, 10 s each.
 - ``deals3``: ``--deals`` seeded uniform 20/17/17 deals, 60 s each.
 
 Times are CPU seconds: ``time.process_time`` for us (the solver runs in this
@@ -67,7 +69,7 @@ from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import standard_rules
 from cpsolver.verify.strategy import check_strategy
 
-PARTS = ("puzzles", "level50", "random", "small3", "deals3")
+PARTS = ("puzzles", "level50", "random", "small3", "mid3", "deals3")
 RULES = standard_rules()
 CORE = {"name": "auto"}  # the open-hand core ours runs on (--core)
 
@@ -93,6 +95,12 @@ def small_three(seed: int, count: int) -> list[Position]:
     """``count`` seeded three-player endgames, each hand 1-8 cards, landlord to lead."""
     rng = random.Random(f"endgame three small {seed}")
     return [deal_hands(rng, tuple(rng.randint(1, 8) for _ in range(3))) for _ in range(count)]
+
+
+def middle_three(seed: int, count: int) -> list[Position]:
+    """``count`` seeded three-player positions of 12/10/10 cards, landlord to lead."""
+    rng = random.Random(f"endgame three mid {seed}")
+    return [deal_hands(rng, (12, 10, 10)) for _ in range(count)]
 
 
 def full_deals(seed: int, count: int) -> list[Position]:
@@ -234,6 +242,10 @@ def jobs(options: argparse.Namespace, peers: list[Peer]) -> Iterator[Job]:
         for index, position in enumerate(small_three(options.seed, 50)):
             measure = partial(ours, position, limit or 60.0, wall_factor=factor)
             yield "small3", f"#{index}", "ours", measure
+    if "mid3" in options.only and mine:
+        for index, position in enumerate(middle_three(options.seed, options.count)):
+            measure = partial(ours, position, limit or 10.0, wall_factor=factor)
+            yield "mid3", f"#{index}", "ours", measure
     if "deals3" in options.only and mine:
         for index, position in enumerate(full_deals(options.seed, options.deals)):
             if index < options.deal_start:
@@ -316,7 +328,7 @@ def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
         default=[],
         help="a results file of another run to add to the tables (read only)",
     )
-    parser.add_argument("--count", type=int, default=10, help="random positions per size")
+    parser.add_argument("--count", type=int, default=10, help="random positions per size; 12/10/10 positions (mid3)")
     parser.add_argument("--deals", type=int, default=100, help="full three-player deals")
     parser.add_argument(
         "--deal-start", type=int, default=0, help="skip the deals before this one (0-based)"

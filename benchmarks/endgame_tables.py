@@ -101,7 +101,12 @@ def level50_table(records: dict[tuple[str, str, str], Record]) -> list[str]:
 
 
 # Who "side 0" is in each part, named as every command names it.
-SIDE_ZERO = {"random": "first player wins", "small3": "landlord wins", "deals3": "landlord wins"}
+SIDE_ZERO = {
+    "random": "first player wins",
+    "small3": "landlord wins",
+    "mid3": "landlord wins",
+    "deals3": "landlord wins",
+}
 
 
 def summary_table(
@@ -205,6 +210,7 @@ def markdown(records: dict[tuple[str, str, str], Record], options: argparse.Name
     parts = {part for part, _, _ in records}
     random_limit = _limits(records, "random", options.time_limit or 100.0)
     small_limit = _limits(records, "small3", options.time_limit or 60.0)
+    middle_limit = _limits(records, "mid3", options.time_limit or 10.0)
     deal_limit = _limits(records, "deals3", options.time_limit or 60.0)
     if "puzzles" in parts:
         out += [
@@ -225,6 +231,12 @@ def markdown(records: dict[tuple[str, str, str], Record], options: argparse.Name
             "",
         ]
         out += [*summary_table(records, "small3", "positions", small_limit), ""]
+    if "mid3" in parts:
+        out += [
+            f"### Three-player positions 12/10/10, landlord to lead (CPU limit {middle_limit} s each)",
+            "",
+        ]
+        out += [*summary_table(records, "mid3", "positions", middle_limit), ""]
     if "deals3" in parts:
         out += [
             f"### Three-player full deals 20/17/17, landlord to lead (CPU limit {deal_limit} s each)",
