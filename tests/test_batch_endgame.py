@@ -125,6 +125,7 @@ def test_the_records_and_the_summary_in_process(tmp_path: Path) -> None:
             "moves",
             "nodes",
             "seconds",
+            "cpu_seconds",
             "status",
             "players",
         }

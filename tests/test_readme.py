@@ -51,7 +51,7 @@ VOLATILE: list[tuple[str, str]] = [
     (r"\b\d+(\.\d+)? (s|ms)\b", r"<N> \2"),  # durations: 0.008 s, 2.3 ms
     (r"\b\d+(\.\d+)? ms median\b", "<N> ms median"),
     (r"\b\d+(\.\d+)? deals/s\b", "<N> deals/s"),  # rates
-    (r'"(seconds|total_s|median_ms|deals_per_second)": [0-9.e-]+', r'"\1": <N>'),
+    (r'"(seconds|cpu_seconds|total_s|median_ms|deals_per_second)": [0-9.e-]+', r'"\1": <N>'),
     (r'"ortools_version": "[^"]*"', '"ortools_version": <V>'),
     (r"\b(peak memory|peak_rss_mb)\b(\W+)[0-9.]+", r"\1\2<N>"),
 ]
