@@ -66,6 +66,20 @@ def test_winner_matches_brute_force(position: Position) -> None:
     assert bool(result.moves) == result.mover_wins
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(positions(most=7), st.booleans())
+def test_without_the_strategy_the_verdict_and_moves_are_the_same(
+    position: Position, all_moves: bool
+) -> None:
+    """strategy=False skips reading the strategy out (batches, splits, advice), nothing else."""
+    whole = solve(position, all_moves=all_moves)
+    bare = solve(position, all_moves=all_moves, strategy=False)
+    assert (bare.winner, bare.moves) == (whole.winner, whole.moves)
+    assert bare.winner == _reference(position)
+    assert bare.line == [] and bare.strategy is None and "strategy_nodes" not in bare.stats
+    assert whole.line and whole.strategy is not None
+
+
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(positions(most=4))
 def test_every_winning_move_is_found_and_none_else(position: Position) -> None:

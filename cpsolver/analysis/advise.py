@@ -347,7 +347,7 @@ def advise(view: View, samples: int = 50, seed: int = 0, time_limit: float | Non
             None if last is None else last[1],
             None if last is None else (last[0] - landlord) % 3,
         )
-        result = solve(position, view.rules, time_limit=time_limit, all_moves=True)
+        result = solve(position, view.rules, time_limit=time_limit, all_moves=True, strategy=False)
         if result.winner is None:
             continue
         decided += 1

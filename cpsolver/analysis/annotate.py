@@ -256,7 +256,7 @@ def _verdicts(
             if left <= 0:
                 break
             limit = left if limit is None else min(limit, left)
-        answer = solve(position, rules, time_limit=limit)
+        answer = solve(position, rules, time_limit=limit, strategy=False)
         winners[number] = answer.winner
         if answer.winner is not None and answer.moves:
             moves[number] = str(answer.moves[0])

@@ -69,7 +69,7 @@ def move_failure(
         after = position.after(play)
         if after is None:
             return None
-        winner = solve(after, rules, time_limit).winner
+        winner = solve(after, rules, time_limit, strategy=False).winner
         if winner is None or winner == side:
             return None
     return f"{move} loses: {side_wins(1 - side, position.players)} after it"

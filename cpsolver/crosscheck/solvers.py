@@ -71,7 +71,7 @@ class OurSolver:
 
     def answer(self, position: Position, position_id: str) -> EndgameAnswer:
         started = time.perf_counter()
-        result = solve(position, self.rules, self.time_limit)
+        result = solve(position, self.rules, self.time_limit, strategy=self.check_proofs)
         moves = [str(move) for move in result.moves]
         answer = EndgameAnswer(self.name, result.winner, moves, 0.0)
         if result.winner is not None and self.check_proofs:

@@ -140,6 +140,7 @@ def solve(
     all_moves: bool = False,
     memory: int | MemoryBudget | None = DEFAULT_MEMORY,
     core: str = "auto",
+    strategy: bool = True,
 ) -> EndgameResult:
     """Solve ``position`` exactly: who wins with best play by both sides.
 
@@ -153,7 +154,11 @@ def solve(
     the cap (``stats["stopped"]`` says which). ``core`` picks the search:
     the compiled one where it was built (``auto``), or the Python reference
     (``python``); both give the same verdicts and moves, and ``stats["core"]``
-    says which ran.
+    says which ran. With ``strategy`` off, the answer is the verdict and the
+    winning moves alone: no line, no strategy to prove it with. Reading the
+    winner's strategy out walks all of it (every reply of the losing side, to
+    the end), which on a full deal can take longer than the search and more
+    memory than its cap; a caller that wants only the verdict skips it.
     """
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
@@ -171,14 +176,18 @@ def solve(
         unresolved = [m for m in _first_moves_in_order(search, root) if m not in known]
         return EndgameResult(position, None, stats=stats, known=known, unresolved=unresolved)
     solved = time.perf_counter()
-    strategy = Strategy(search, root)
-    size = strategy.size()  # the walk searches too (where a shortcut skipped), so counted below
+    winner = mover if mover_wins else 1 - mover
+    if not strategy:
+        stats = _stats(search, started)
+        stats["search_seconds"] = stats["seconds"]
+        return EndgameResult(position, winner, moves, [], stats)
+    read = Strategy(search, root)
+    size = read.size()  # the walk searches too (where a shortcut skipped), so counted below
     stats = _stats(search, started)
     stats["search_seconds"] = round(solved - started, 6)
     stats["strategy_nodes"] = size
-    winner = mover if mover_wins else 1 - mover
-    line = [(player, _move(search, move)) for player, move in strategy.line()]
-    return EndgameResult(position, winner, moves, line, stats, strategy)
+    line = [(player, _move(search, move)) for player, move in read.line()]
+    return EndgameResult(position, winner, moves, line, stats, read)
 
 
 def _move(search: Tree, move: solver.Move) -> Move:

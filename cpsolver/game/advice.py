@@ -172,7 +172,7 @@ def _open_hand(game: Game, seat: int, time_limit: float) -> str:
     table = None if game.last is None else game.last[1]
     by = None if game.last is None else order.index(game.last[0])
     position = Position(tuple(game.hands[s] for s in order), order.index(game.turn), table, by)
-    result = solve(position, game.rules, time_limit=time_limit)
+    result = solve(position, game.rules, time_limit=time_limit, strategy=False)
     if result.winner is None:
         return f"too many cards to answer within {time_limit:g} s"
     side = "the landlord wins" if result.winner == 0 else "the peasants win"

@@ -37,7 +37,7 @@ def solve_position_line(
     except PositionCorpusError as error:
         return {"id": record_id, "line": number, "error": str(error)}
     started, used = time.perf_counter(), time.thread_time()
-    result = solve(entry.position, rules, timeout, memory=memory, core=core)
+    result = solve(entry.position, rules, timeout, memory=memory, core=core, strategy=False)
     record: dict[str, Any] = {
         "id": record_id,
         "line": number,

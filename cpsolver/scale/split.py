@@ -50,7 +50,7 @@ def _solve_child(child: _Child) -> tuple[str, int | None, int]:
     left = None if child.deadline is None else child.deadline - time.time()
     if left is not None and left <= 0:
         return child.move, None, 0
-    result = solve(position, rules, left, memory=child.memory, core=child.core)
+    result = solve(position, rules, left, memory=child.memory, core=child.core, strategy=False)
     return child.move, result.winner, int(result.stats["nodes"])
 
 
