@@ -6,7 +6,7 @@ import functools
 import math
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,9 +14,10 @@ from cpsolver.cli.base import BadInput, F
 from cpsolver.cli.inputs import HandFlags
 from cpsolver.endgame.answer import CORES
 from cpsolver.endgame.budget import DEFAULT_MEMORY
-from cpsolver.io.dealgen import SizeRange, parse_sizes
-from cpsolver.io.positiongen import POSITION_KINDS, parse_position_sizes, players_of
-from cpsolver.scale.parallel import Runner, runner_for
+
+if TYPE_CHECKING:
+    from cpsolver.io.dealgen import SizeRange
+    from cpsolver.scale.parallel import Runner
 
 # Seconds a question (a spring, an open-hand position, one line of a batch)
 # may take by default: a full deal's open-hand search can take hours, most
@@ -298,6 +299,9 @@ def make_runner(workers: int, scheduler: str | None, local_cluster: int | None) 
 
     ``--workers`` and ``--local-cluster`` are capped at the cores this machine has.
     """
+    # Here, not at the top: process pools cost every command's start-up ~15 ms.
+    from cpsolver.scale.parallel import runner_for
+
     if scheduler is not None and local_cluster is not None:
         raise click.UsageError("give --scheduler or --local-cluster, not both")
     if local_cluster is not None:
@@ -316,6 +320,10 @@ def kind_sizes(kind: str | None, text: str | None) -> tuple[SizeRange, ...] | No
     """
     if text is None:
         return None
+    # Here, not at the top: the generators cost every command's start-up ~2 ms.
+    from cpsolver.io.dealgen import parse_sizes
+    from cpsolver.io.positiongen import POSITION_KINDS, parse_position_sizes, players_of
+
     try:
         if kind == "endgame":
             return parse_sizes(text)
