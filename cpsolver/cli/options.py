@@ -1,4 +1,4 @@
-"""The options commands share, each defined once: --rules, --json, hands, --timeout, the cluster."""
+"""Options the commands share, defined once: --rules, --json, hands, --timeout, --svg, clusters."""
 
 from __future__ import annotations
 
@@ -147,6 +147,23 @@ class Limit(click.ParamType):  # type: ignore[type-arg]  # not generic in every 
         if not (math.isfinite(number) and number > 0):
             self.fail(f"{number} is not a positive number of {self.unit} (nor 'none')", param, ctx)
         return number
+
+
+def picture_options(command: F) -> F:
+    """``--svg FILE`` and ``--html FILE``: write the picture of what the command shows.
+
+    Defined here, not beside the pictures (:mod:`cpsolver.cli.drawings`), so a
+    command can load those only when a picture is asked for.
+    """
+    command = click.option(
+        "--html",
+        "html_path",
+        metavar="FILE",
+        help="Write a self-contained HTML page with the pictures here.",
+    )(command)
+    return click.option(
+        "--svg", "svg_path", metavar="FILE", help="Write the picture here, as SVG."
+    )(command)
 
 
 def memory_option(command: F) -> F:
