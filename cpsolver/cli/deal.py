@@ -78,7 +78,7 @@ def write_positions(
 
     Here, not beside the crosscheck of positions (:mod:`cpsolver.cli.positions`):
     importing that module loads the crosscheck, the verifiers and the process
-    pools, ~45 ms of a start-up that writing a corpus does not need.
+    pools, ~35 ms of a start-up that writing a corpus does not need.
     """
     with open_output(output) as stream:
         for entry in generate_positions(kind, count, seed, ranges, mid_trick):

@@ -59,8 +59,9 @@ def pattern_tables(rules: RuleSet) -> tuple[PatternTable, ...]:
     (low, top) and rank, 15 * 15 * 15, read from the same
     :func:`~cpsolver.rules.patterns.kicker_limits` as the Python generator's.
     Only the cores of a chain the pattern allows (``min_chain`` to
-    ``max_chain`` ranks) are filled, the only ones the C code looks up; the
-    other 70% of the (low, top) pairs were ~1.2 ms of every process's first solve.
+    ``max_chain`` ranks) are filled, the only ones the C code looks up: the
+    other (low, top) pairs, about two thirds, cost every process's first solve
+    ~1.2 ms.
     """
     tables = []
     for pattern in patterns(rules):
