@@ -9,7 +9,7 @@ import cpsolver.cli
 from cpsolver.cli import COMMANDS, cli
 
 # Modules of cpsolver.cli that register no command: the group, the shared readers,
-# options and output, and the endgame half of deal and crosscheck.
+# options and output, and the endgame half of crosscheck.
 SHARED = {"base", "drawings", "inputs", "options", "output", "positions"}
 
 

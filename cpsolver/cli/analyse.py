@@ -8,9 +8,14 @@ import sys
 import click
 
 from cpsolver.cli.base import BadInput, cli
-from cpsolver.cli.drawings import picture_options, write_pictures
+from cpsolver.cli.drawings import write_pictures
 from cpsolver.cli.evaluate import read_records
-from cpsolver.cli.options import common_options, positive_seconds, timeout_option
+from cpsolver.cli.options import (
+    common_options,
+    picture_options,
+    positive_seconds,
+    timeout_option,
+)
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.rules.errors import CpsolverError
 

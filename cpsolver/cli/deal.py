@@ -8,10 +8,11 @@ import click
 
 from cpsolver.cli.base import cli
 from cpsolver.cli.options import kind_sizes, output_option
-from cpsolver.cli.positions import write_positions
 from cpsolver.io.dealformat import deal_as_dict
-from cpsolver.io.dealgen import KINDS, generate
+from cpsolver.io.dealgen import KINDS, SizeRange, generate
+from cpsolver.io.positioncorpus import position_entry_as_dict
 from cpsolver.io.positiongen import DEFAULT_MID_TRICK, POSITION_KINDS
+from cpsolver.io.positiongen import generate as generate_positions
 from cpsolver.io.writing import open_output
 
 
@@ -63,3 +64,22 @@ def deal_command(
     with open_output(output) as stream:
         for entry in generate(kind, count, seed, *([ranges] if ranges else [])):
             stream.write(json.dumps({"id": entry.id, **deal_as_dict(entry.deal)}) + "\n")
+
+
+def write_positions(
+    kind: str,
+    count: int,
+    seed: int,
+    ranges: tuple[SizeRange, ...] | None,
+    mid_trick: float,
+    output: str,
+) -> None:
+    """``cpsolver deal --kind position2|position3``: one JSON position a line, with its id.
+
+    Here, not beside the crosscheck of positions (:mod:`cpsolver.cli.positions`):
+    importing that module loads the crosscheck, the verifiers and the process
+    pools, ~35 ms of a start-up that writing a corpus does not need.
+    """
+    with open_output(output) as stream:
+        for entry in generate_positions(kind, count, seed, ranges, mid_trick):
+            stream.write(json.dumps(position_entry_as_dict(entry)) + "\n")

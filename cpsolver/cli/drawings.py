@@ -1,4 +1,4 @@
-"""What show draws, and the --svg / --html pictures that solve, explain, endgame and replay share.
+"""What show draws, and the --svg / --html pictures that solve, explain, endgame and replay write.
 
 A :class:`Drawing` is one thing drawn three ways: rich renderables for the
 terminal, SVG pictures, and the data ``--json`` prints.
@@ -6,11 +6,9 @@ terminal, SVG pictures, and the data ``--json`` prints.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
-
-import click
+from typing import TYPE_CHECKING, Any
 
 from cpsolver.cli.base import BadInput
 from cpsolver.io.dealformat import deal_as_dict
@@ -24,21 +22,6 @@ from cpsolver.rules.ruleset import RuleSet
 
 if TYPE_CHECKING:
     from cpsolver.spring.cpsat.explain import Explanation
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def picture_options(command: F) -> F:
-    """``--svg FILE`` and ``--html FILE``: write the picture of what the command shows."""
-    command = click.option(
-        "--html",
-        "html_path",
-        metavar="FILE",
-        help="Write a self-contained HTML page with the pictures here.",
-    )(command)
-    return click.option(
-        "--svg", "svg_path", metavar="FILE", help="Write the picture here, as SVG."
-    )(command)
 
 
 def write_pictures(

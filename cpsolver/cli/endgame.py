@@ -7,7 +7,6 @@ import sys
 import click
 
 from cpsolver.cli.base import cli
-from cpsolver.cli.drawings import draw_position, explorer_page, picture_options, write_pictures
 from cpsolver.cli.inputs import HandFlags, read_position_document
 from cpsolver.cli.options import (
     QUESTION_TIMEOUT,
@@ -17,12 +16,12 @@ from cpsolver.cli.options import (
     make_runner,
     memory_bytes,
     memory_option,
+    picture_options,
     position_options,
     timeout_option,
 )
 from cpsolver.cli.output import emit_json, shown, write_json
 from cpsolver.endgame import EndgameResult, Position, solve
-from cpsolver.endgame.proof import build_strategy_proof
 from cpsolver.io.positioncorpus import PositionDocument
 from cpsolver.io.rulefiles import load_rules, read_rules_text
 from cpsolver.io.writing import write_text
@@ -183,13 +182,20 @@ def endgame_command(
         )
     else:
         result = solve(document.position, rules, timeout, all_moves, memory, core)
+    # The proof writer and the pictures load only when asked for: each is start-up
+    # (~0.6 ms and ~2 ms) that a plain answer does not need.
     if proof_path is not None:
+        from cpsolver.endgame.proof import build_strategy_proof
+
         if result.winner is None:
             click.echo("no proof written: the verdict is unknown", err=True)
         else:
             write_json(proof_path, build_strategy_proof(result, rules))
     text = report(result, document)
     if svg_path or html_path:
+        from cpsolver.cli.drawings import draw_position, explorer_page, write_pictures
+        from cpsolver.endgame.proof import build_strategy_proof
+
         drawing = draw_position(document.position)
         if html_path is not None and result.strategy is not None:  # a strategy to walk
             proof = build_strategy_proof(result, rules)

@@ -11,11 +11,12 @@ from typing import Any
 import click
 
 from cpsolver.cli.base import BadInput, cli
-from cpsolver.cli.drawings import picture_options, write_pictures
+from cpsolver.cli.drawings import write_pictures
 from cpsolver.cli.inputs import read_source
 from cpsolver.cli.options import (
     answer_timeout_option,
     common_options,
+    picture_options,
     rules_option,
 )
 from cpsolver.cli.output import emit_json, with_progress

@@ -1,4 +1,4 @@
-"""The options commands share, each defined once: --rules, --json, hands, --timeout, the cluster."""
+"""Options the commands share, defined once: --rules, --json, hands, --timeout, --svg, clusters."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import functools
 import math
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,9 +14,10 @@ from cpsolver.cli.base import BadInput, F
 from cpsolver.cli.inputs import HandFlags
 from cpsolver.endgame.answer import CORES
 from cpsolver.endgame.budget import DEFAULT_MEMORY
-from cpsolver.io.dealgen import SizeRange, parse_sizes
-from cpsolver.io.positiongen import POSITION_KINDS, parse_position_sizes, players_of
-from cpsolver.scale.parallel import Runner, runner_for
+
+if TYPE_CHECKING:
+    from cpsolver.io.dealgen import SizeRange
+    from cpsolver.scale.parallel import Runner
 
 # Seconds a question (a spring, an open-hand position, one line of a batch)
 # may take by default: a full deal's open-hand search can take hours, most
@@ -146,6 +147,23 @@ class Limit(click.ParamType):  # type: ignore[type-arg]  # not generic in every 
         if not (math.isfinite(number) and number > 0):
             self.fail(f"{number} is not a positive number of {self.unit} (nor 'none')", param, ctx)
         return number
+
+
+def picture_options(command: F) -> F:
+    """``--svg FILE`` and ``--html FILE``: write the picture of what the command shows.
+
+    Defined here, not beside the pictures (:mod:`cpsolver.cli.drawings`), so a
+    command can load those only when a picture is asked for.
+    """
+    command = click.option(
+        "--html",
+        "html_path",
+        metavar="FILE",
+        help="Write a self-contained HTML page with the pictures here.",
+    )(command)
+    return click.option(
+        "--svg", "svg_path", metavar="FILE", help="Write the picture here, as SVG."
+    )(command)
 
 
 def memory_option(command: F) -> F:
@@ -298,6 +316,9 @@ def make_runner(workers: int, scheduler: str | None, local_cluster: int | None) 
 
     ``--workers`` and ``--local-cluster`` are capped at the cores this machine has.
     """
+    # Here, not at the top: process pools cost every command's start-up ~15 ms.
+    from cpsolver.scale.parallel import runner_for
+
     if scheduler is not None and local_cluster is not None:
         raise click.UsageError("give --scheduler or --local-cluster, not both")
     if local_cluster is not None:
@@ -316,6 +337,10 @@ def kind_sizes(kind: str | None, text: str | None) -> tuple[SizeRange, ...] | No
     """
     if text is None:
         return None
+    # Here, not at the top: the generators cost every command's start-up ~2 ms.
+    from cpsolver.io.dealgen import parse_sizes
+    from cpsolver.io.positiongen import POSITION_KINDS, parse_position_sizes, players_of
+
     try:
         if kind == "endgame":
             return parse_sizes(text)

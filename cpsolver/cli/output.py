@@ -7,16 +7,18 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from cpsolver.cli.base import BadInput, Interrupted, T
-from cpsolver.crosscheck.report import Tally
 from cpsolver.io.words import counted
 from cpsolver.io.writing import safe_name, write_text
 from cpsolver.rules.cards import rank_symbol
 from cpsolver.rules.plays import Play
+
+if TYPE_CHECKING:  # a crosscheck's summary only: its report module costs start-up ~10 ms
+    from cpsolver.crosscheck.report import Tally
 
 # C0 and C1 controls (escape sequences, newlines, carriage returns) and the
 # Unicode line and paragraph separators: what could forge a line or drive a terminal.

@@ -1,9 +1,11 @@
-"""Position corpora for ``cpsolver deal`` and ``cpsolver crosscheck``: the endgame question.
+"""Position corpora for ``cpsolver crosscheck``: the endgame question.
 
-``deal --kind position2|position3`` writes seeded random positions;
 ``crosscheck`` runs a corpus of positions past our endgame solver (each
 strategy checked) and, with ``--against``, another solver, then writes
 shrunk reproducers as position files that ``cpsolver endgame`` reads.
+(``deal --kind position2|position3``, which writes seeded random positions,
+is :mod:`cpsolver.cli.deal`'s: a corpus is written without loading the
+crosscheck.)
 """
 
 from __future__ import annotations
@@ -22,33 +24,17 @@ from cpsolver.io.dealgen import SizeRange
 from cpsolver.io.positioncorpus import (
     PositionCorpusError,
     PositionEntry,
-    position_entry_as_dict,
     read_position_corpus_lines,
 )
 from cpsolver.io.positioncorpus import detect_question as detect_corpus_question
 from cpsolver.io.positionformat import position_as_dict, position_as_text
 from cpsolver.io.positiongen import POSITION_KINDS, generate
-from cpsolver.io.writing import open_output
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.position import side_name
 from cpsolver.rules.ruleset import RuleSet
 
 SHRINK_BUDGET_TIMEOUTS = 5  # the default shrink budget, in --timeout's (as for deals)
 Numbered = Iterator[tuple[int, str | CpsolverError]]
-
-
-def write_positions(
-    kind: str,
-    count: int,
-    seed: int,
-    ranges: tuple[SizeRange, ...] | None,
-    mid_trick: float,
-    output: str,
-) -> None:
-    """``cpsolver deal --kind position2|position3``: one JSON position a line, with its id."""
-    with open_output(output) as stream:
-        for entry in generate(kind, count, seed, ranges, mid_trick):
-            stream.write(json.dumps(position_entry_as_dict(entry)) + "\n")
 
 
 def detect_question(lines: Numbered | None) -> tuple[str, Numbered | None]:

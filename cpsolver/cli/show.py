@@ -23,11 +23,10 @@ from cpsolver.cli.drawings import (
     draw_record,
     explorer_page,
     heading,
-    picture_options,
     write_pictures,
 )
 from cpsolver.cli.inputs import HandFlags, read_deal, read_position_document, read_source
-from cpsolver.cli.options import common_options, position_options
+from cpsolver.cli.options import common_options, picture_options, position_options
 from cpsolver.cli.output import emit_json
 from cpsolver.io.dealformat import parse_deal
 from cpsolver.io.positionformat import (

@@ -13,7 +13,6 @@ from cpsolver.cli.drawings import (
     draw_deal,
     draw_explanation,
     draw_plan,
-    picture_options,
     write_pictures,
 )
 from cpsolver.cli.inputs import HandFlags, read_deal, read_deal_document, read_source
@@ -21,6 +20,7 @@ from cpsolver.cli.options import (
     QUESTION_TIMEOUT,
     common_options,
     deal_options,
+    picture_options,
     rules_option,
     timeout_option,
 )

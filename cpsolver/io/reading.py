@@ -26,7 +26,6 @@ import json
 import os
 import shlex
 import sys
-import tomllib
 import zlib
 from collections.abc import Iterator
 from typing import IO, Any, TypeGuard
@@ -334,6 +333,10 @@ def loads_records(text: str, source: str, label: str | None = None) -> list[dict
 
 def loads_toml(text: str, source: str) -> dict[str, Any]:
     """Parse TOML with the digit and depth limits; every failure is :class:`InputError`."""
+    # Here, not at the top: tomllib costs a fresh process ~2 ms, and the bundled
+    # rule sets, precompiled, never need it (cpsolver.io.rulefiles).
+    import tomllib
+
     try:
         value = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:

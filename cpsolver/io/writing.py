@@ -18,12 +18,10 @@ it wanted, so the command line ends quietly, as Unix tools do.
 from __future__ import annotations
 
 import contextlib
-import gzip
 import os
 import re
 import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -80,6 +78,8 @@ def _output(path: str, append: bool, binary: bool) -> Iterator[IO[Any]]:
             with open(path, mode, encoding=encoding) as stream:
                 yield stream
             return
+        import tempfile  # here, not at the top: ~3 ms of every start-up, for whole files only
+
         target = Path(path)
         _sweep(target)
         handle, temporary = tempfile.mkstemp(
@@ -107,6 +107,8 @@ def _output(path: str, append: bool, binary: bool) -> Iterator[IO[Any]]:
 def write_text(path: str, text: str) -> None:
     """Write ``text`` to ``path`` whole (``-``: stdout); a name ending in ``.gz``, compressed."""
     if path != "-" and path.endswith(".gz"):
+        import gzip  # here, not at the top: ~1 ms of every start-up, for .gz files only
+
         # mtime 0: the same document gives the same bytes, run after run.
         with _output(path, append=False, binary=True) as stream:
             stream.write(gzip.compress(text.encode(), mtime=0))
