@@ -328,7 +328,9 @@ def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
         default=[],
         help="a results file of another run to add to the tables (read only)",
     )
-    parser.add_argument("--count", type=int, default=10, help="random positions per size; 12/10/10 positions (mid3)")
+    parser.add_argument(
+        "--count", type=int, default=10, help="random positions per size; 12/10/10 positions (mid3)"
+    )
     parser.add_argument("--deals", type=int, default=100, help="full three-player deals")
     parser.add_argument(
         "--deal-start", type=int, default=0, help="skip the deals before this one (0-based)"

@@ -12,10 +12,12 @@ from __future__ import annotations
 import itertools
 import json
 import random
+import time
+from typing import Any
 
 import pytest
 
-from cpsolver.endgame import solve
+from cpsolver.endgame import answer, compiled, solve
 from cpsolver.endgame.budget import MemoryBudget
 from cpsolver.endgame.proof import build_strategy_proof
 from cpsolver.io.positiongen import random_position
@@ -121,3 +123,68 @@ def test_a_stopped_search_says_which_first_moves_it_had_settled_and_they_are_rig
             assert winner == truth, (position, move)
             settled += 1
     assert settled >= 5
+
+
+# Reading the strategy out keeps to the limits: on a full deal it took 21 s after a 12 s
+# search, and 2.4 GB against a 1 GiB cap.
+
+LEVEL_50 = Position.parse(["RAQQJJT999844", "B22AAT886633"])  # 13,078 strategy nodes
+
+
+@pytest.mark.skipif(not compiled.available(), reason="the compiled core was not built")
+@pytest.mark.parametrize("limit", ["time", "memory"])
+def test_a_strategy_too_big_for_the_limits_left_comes_back_without_its_line(
+    monkeypatch: pytest.MonkeyPatch, limit: str
+) -> None:
+    """The verdict and the winning move stay (they are proven); the line and strategy go."""
+    over = False
+    read_out = answer.Strategy
+
+    def reading_out(search: Any, root: Any, limited: bool = False) -> Any:
+        nonlocal over
+        if limited and limit == "time":
+            search.deadline = time.perf_counter() - 1  # the search took all the time there was
+        over = limited and limit == "memory"  # the search left no memory for the walk
+        return read_out(search, root, limited)
+
+    monkeypatch.setattr(answer, "Strategy", reading_out)
+    budget = MemoryBudget(2**30, resident=lambda: 2**40 if over else 0, every=1, fewest=10**9)
+    result = solve(LEVEL_50, time_limit=600, memory=budget, core="compiled")
+    assert (result.winner, [str(m) for m in result.moves]) == (0, ["8"])
+    assert result.line == [] and result.strategy is None
+    assert result.stats["strategy_stopped"] == limit and "strategy_nodes" not in result.stats
+
+
+def test_a_strategy_read_out_within_the_limits_is_whole_and_proves_the_verdict() -> None:
+    """The same walk, limited, when the limits leave room: the full strategy, and its proof verifies."""
+    result = solve(LEVEL_50, time_limit=600)
+    assert result.stats["strategy_nodes"] == 13_078 and "strategy_stopped" not in result.stats
+    assert check_strategy(build_strategy_proof(result, standard_rules()), LEVEL_50) is None
+
+
+@pytest.mark.skipif(not compiled.available(), reason="the compiled core was not built")
+def test_the_command_gives_the_verdict_and_says_why_there_is_no_line_nor_proof(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+) -> None:
+    from click.testing import CliRunner
+
+    from cpsolver.cli import cli
+
+    read_out = answer.Strategy
+
+    def late(search: Any, root: Any, limited: bool = False) -> Any:
+        if limited:
+            search.deadline = time.perf_counter() - 1
+        return read_out(search, root, limited)
+
+    monkeypatch.setattr(answer, "Strategy", late)
+    proof = tmp_path / "proof.json"
+    hands = ["--hand", "RAQQJJT999844", "--hand", "B22AAT886633", "--proof", str(proof)]
+    done = CliRunner().invoke(cli, ["endgame", *hands])
+    assert done.exit_code == 0, done.output
+    assert "hand 0 to move wins with 8" in done.output
+    assert (
+        "(no line: the winning strategy is too big to read out within the time limit)"
+        in done.output
+    )
+    assert "no proof written: the winning strategy is too big" in done.output and not proof.exists()

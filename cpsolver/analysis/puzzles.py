@@ -131,8 +131,10 @@ def check(
     started = time.perf_counter()
     answer = solve(position, rules, time_limit, all_moves=True)
     if answer.winner is None or answer.strategy is None:
-        limit = "memory cap" if answer.stats.get("stopped") == "memory" else "time limit"
-        raise PuzzleError(f"no verdict within the {limit}: too big to check as a puzzle")
+        stopped = answer.stats.get("stopped", answer.stats.get("strategy_stopped"))
+        limit = "memory cap" if stopped == "memory" else "time limit"
+        what = "no verdict" if answer.winner is None else "no strategy read out"
+        raise PuzzleError(f"{what} within the {limit}: too big to check as a puzzle")
     if not answer.mover_wins:
         raise PuzzleError("the side to move loses: a puzzle is a position the side to move wins")
     search = answer.strategy.search

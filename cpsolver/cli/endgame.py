@@ -89,6 +89,9 @@ def report(result: EndgameResult, document: PositionDocument | None = None) -> s
             lines.append(f"{number:>4}. {hand_name(position, player):<{width}}  {move}")
     stats = result.stats
     extra = f", {stats['strategy_nodes']} strategy nodes" if "strategy_nodes" in stats else ""
+    if "strategy_stopped" in stats:
+        limit = "time limit" if stats["strategy_stopped"] == "time" else "memory cap"
+        lines.append(f"(no line: the winning strategy is too big to read out within the {limit})")
     if stats.get("evictions"):
         extra += f", {stats['evicted']} entries evicted at the memory cap"
     if "root_moves" in stats:  # solved move by move over workers: no one table
@@ -189,6 +192,12 @@ def endgame_command(
 
         if result.winner is None:
             click.echo("no proof written: the verdict is unknown", err=True)
+        elif result.strategy is None:
+            click.echo(
+                "no proof written: the winning strategy is too big to read out within "
+                "--timeout and --memory",
+                err=True,
+            )
         else:
             write_json(proof_path, build_strategy_proof(result, rules))
     text = report(result, document)

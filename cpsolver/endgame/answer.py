@@ -158,7 +158,11 @@ def solve(
     winning moves alone: no line, no strategy to prove it with. Reading the
     winner's strategy out walks all of it (every reply of the losing side, to
     the end), which on a full deal can take longer than the search and more
-    memory than its cap; a caller that wants only the verdict skips it.
+    memory than its cap; a caller that wants only the verdict skips it. With
+    it on, the reading out keeps to the same time limit and memory cap: a
+    strategy too big for what is left comes back without its line and
+    strategy, the verdict and moves still proven (``stats["strategy_stopped"]``
+    says which limit it met).
     """
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
@@ -181,12 +185,21 @@ def solve(
         stats = _stats(search, started)
         stats["search_seconds"] = stats["seconds"]
         return EndgameResult(position, winner, moves, [], stats)
-    read = Strategy(search, root)
-    size = read.size()  # the walk searches too (where a shortcut skipped), so counted below
+    read = Strategy(search, root, limited=True)
+    try:
+        size = read.size()  # the walk searches too (where a shortcut skipped), so counted below
+        walked = read.line()
+    except (OutOfTime, OutOfMemory) as stop:
+        # The verdict is proven; its strategy is too big to read out in what is left.
+        stats = _stats(search, started)
+        stats["search_seconds"] = round(solved - started, 6)
+        stats["strategy_stopped"] = "time" if isinstance(stop, OutOfTime) else "memory"
+        return EndgameResult(position, winner, moves, [], stats)
+    read.unlimit()  # a proof read out of it later never gives up half-way
     stats = _stats(search, started)
     stats["search_seconds"] = round(solved - started, 6)
     stats["strategy_nodes"] = size
-    line = [(player, _move(search, move)) for player, move in read.line()]
+    line = [(player, _move(search, move)) for player, move in walked]
     return EndgameResult(position, winner, moves, line, stats, read)
 
 

@@ -33,14 +33,24 @@ class Strategy:
     faster (the compiled core), and from the nodes otherwise.
     """
 
-    def __init__(self, search: Tree, root: State) -> None:
+    def __init__(self, search: Tree, root: State, limited: bool = False) -> None:
         self.search = search
         self.root = root
         self._nodes: dict[State, Node] | None = None
         self._depth: dict[State, int] = {}
         self._walked: tuple[int, list[tuple[int, Move]]] | None = None
-        search.deadline = None  # reading out never gives up half-way
-        search.memory.may_stop = False
+        if not limited:
+            self.unlimit()
+
+    def unlimit(self) -> None:
+        """From now on, reading out never gives up half-way: no deadline, no stop at the cap.
+
+        A strategy made ``limited`` keeps the search's deadline and memory cap
+        (OutOfTime, OutOfMemory) until this is called: on a full deal its size
+        and line can cost more than the search did.
+        """
+        self.search.deadline = None
+        self.search.memory.may_stop = False
 
     @property
     def nodes(self) -> dict[State, Node]:

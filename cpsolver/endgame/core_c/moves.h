@@ -56,6 +56,7 @@ typedef struct {
     Map play_index; /* (cards, pattern, top, chain) -> play */
 
     Map table; /* state -> result, cost */
+    Map walked; /* the strategy walk's memo, state -> depth: the core's, so the memory cap counts it */
     Ints plans; /* the table's run-out plans: length, then the plays */
 
     Map classes; /* (hash of an answer list, length, first, last) -> class number (one list a key) */

@@ -35,6 +35,8 @@ static int32_t settled_entry(Core *self, const State *st, int *failed) {
     return entry_result(map_find(&self->table, key[0], key[1], key[2], key[3])->v);
 }
 
+#define WALK_CHECK_EVERY 4096
+
 /* Moves to the end from a state if the losing side resists longest; -1 on failure.
  * Every state walked is one node of the strategy (counted in `walked`). */
 static long long depth(Core *self, const State *st, Map *walked) {
@@ -77,6 +79,9 @@ static long long depth(Core *self, const State *st, Map *walked) {
         found = 1 + deepest;
     }
     if (map_put(walked, words[0], words[1], words[2], words[3], found)) return PyErr_NoMemory(), -1;
+    /* A walk that meets few unsearched positions calls no search, which reads the clock:
+     * read it here too, so the walk keeps to the deadline and the memory cap. */
+    if (walked->len % WALK_CHECK_EVERY == 0 && call_check(self)) return -1;
     return found;
 }
 
@@ -90,12 +95,12 @@ static long long child_depth(Core *self, const State *st, int move, State *child
 static PyObject *Core_strategy_line(Core *self, PyObject *args) {
     State st;
     if (parse_state(self, args, &st)) return NULL;
-    Map walked;
-    if (map_init(&walked, 1024)) return PyErr_NoMemory();
+    Map *walked = &self->walked;
+    if (map_clear(walked)) return PyErr_NoMemory();
     PyObject *line = PyList_New(0);
     PyObject *answer = NULL;
-    if (!line || depth(self, &st, &walked) < 0) goto done;
-    size_t size = walked.len;
+    if (!line || depth(self, &st, walked) < 0) goto done;
+    size_t size = walked->len;
     for (;;) {
         int failed;
         int32_t result = settled_entry(self, &st, &failed);
@@ -139,7 +144,7 @@ static PyObject *Core_strategy_line(Core *self, PyObject *args) {
             long long deepest = -1;
             for (size_t i = base; i < self->scratch.len; i++) {
                 State child;
-                long long d = child_depth(self, &st, self->scratch.data[i], &child, &walked);
+                long long d = child_depth(self, &st, self->scratch.data[i], &child, walked);
                 if (d < 0) {
                     self->scratch.len = base;
                     goto done;
@@ -166,7 +171,10 @@ done:
     if (!answer && !PyErr_Occurred()) failure(self);
     self->failed = 0;
     Py_XDECREF(line);
-    map_free(&walked);
+    if (map_clear(walked) && answer) {
+        Py_CLEAR(answer);
+        PyErr_NoMemory();
+    }
     return answer;
 }
 
