@@ -316,14 +316,20 @@ def test_a_killed_evaluate_with_workers_leaves_no_process(how: signal.Signals) -
         "evaluate", "--landlord", f"cmd:{TOY}", "--peasants", "random", "--games", "400",
         "--workers", "2", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    # Under way: two workers, each with a bot program (and the bot's watchdog).
-    assert wait_for(lambda: len(children(process.pid)) >= 4, 120)
-    started = children(process.pid)
-    process.send_signal(how)  # cpsolver alone: nobody else tells the workers or the bots
-    process.wait(timeout=60)
+    started: list[int] = []
     try:
+        # Under way: two workers, each with a bot program (and the bot's watchdog).
+        assert wait_for(lambda: len(children(process.pid)) >= 4, 120)
+        started = children(process.pid)
+        process.send_signal(how)  # cpsolver alone: nobody else tells the workers or the bots
+        process.wait(timeout=60)
         assert wait_for(lambda: not any(alive(pid) for pid in started), 2.5), "they outlived it"
     finally:
+        # Whatever failed, the test leaves nothing running (a 400-game evaluate once did).
+        if process.poll() is None:
+            started += children(process.pid)
+            process.kill()
+            process.wait(timeout=60)
         for pid in filter(alive, started):
             os.kill(pid, signal.SIGKILL)
 
