@@ -22,7 +22,7 @@ from functools import cache
 from types import ModuleType
 from typing import TypeVar
 
-from cpsolver.endgame.budget import MemoryBudget
+from cpsolver.endgame.budget import MemoryBudget, OutOfMemory
 from cpsolver.endgame.tree import Entry, Move, OutOfTime, Row, State, Tree
 from cpsolver.io.memory import resident_bytes
 from cpsolver.rules.cards import RANK_COUNT
@@ -235,6 +235,8 @@ class CompiledSearch(Tree):
             size, line = self._core.strategy_line(*root)
         except TimeoutError:
             raise OutOfTime from None
+        except MemoryError:  # the walk's memo outgrew the table's bound
+            raise OutOfMemory from None
         return int(size), list(line)
 
     def lookup(self, state: State) -> Entry | bool:

@@ -80,7 +80,12 @@ static long long depth(Core *self, const State *st, Map *walked) {
     }
     if (map_put(walked, words[0], words[1], words[2], words[3], found)) return PyErr_NoMemory(), -1;
     /* A walk that meets few unsearched positions calls no search, which reads the clock:
-     * read it here too, so the walk keeps to the deadline and the memory cap. */
+     * read it here too, so the walk keeps to the deadline and the memory cap. Its memo is
+     * held to the table's own bound: the two together then stay within the cap. */
+    if (self->most_entries && walked->len > self->most_entries) {
+        PyErr_SetString(PyExc_MemoryError, "the strategy outgrew the memory cap");
+        return -1;
+    }
     if (walked->len % WALK_CHECK_EVERY == 0 && call_check(self)) return -1;
     return found;
 }
