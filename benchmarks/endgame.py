@@ -22,6 +22,10 @@ Parts (``--only``, repeatable; default every one):
   from one deck), landlord to lead, 10 s each.
 - ``deals3``: ``--deals`` seeded uniform 20/17/17 deals, 60 s each.
 
+Outside ``puzzles`` and ``level50`` our time is the verdict's: the winning
+strategy is not read out (``solve(..., strategy=False)``), as the peers give
+none; where a proof is built, its readout and build are timed with it.
+
 Times are CPU seconds: ``time.process_time`` for us (the solver runs in this
 process) and the child's user + system time for a peer (``os.wait4``; it
 includes the peer's start-up, a few ms). Time limits are CPU seconds too (a
@@ -120,15 +124,23 @@ def _out_of_cpu(signum: int, frame: Any) -> None:
     raise _OutOfCpu
 
 
-def solve_within(position: Position, limit: float | None, wall_factor: float) -> EndgameResult:
+def solve_within(
+    position: Position, limit: float | None, wall_factor: float, strategy: bool = False
+) -> EndgameResult:
     """Solve with a limit of ``limit`` CPU seconds (a profiling timer) and a wall-clock
-    backstop of ``wall_factor`` times as long (the solver's own ``time_limit``)."""
+    backstop of ``wall_factor`` times as long (the solver's own ``time_limit``).
+
+    The verdict and a winning move, as the peers answer; with ``strategy``, the
+    winner's strategy read out too (a proof is to be built from it).
+    """
     if limit is None:
-        return solve(position, RULES, core=CORE["name"])
+        return solve(position, RULES, core=CORE["name"], strategy=strategy)
     previous = signal.signal(signal.SIGPROF, _out_of_cpu)
     signal.setitimer(signal.ITIMER_PROF, limit)
     try:
-        return solve(position, RULES, time_limit=wall_factor * limit, core=CORE["name"])
+        return solve(
+            position, RULES, time_limit=wall_factor * limit, core=CORE["name"], strategy=strategy
+        )
     except (_OutOfCpu, MemoryError):  # undecided within the limits: the table is dropped
         return EndgameResult(position, None)
     finally:
@@ -149,7 +161,7 @@ def ours(
     wall = time.perf_counter()
     for _ in range(runs):
         started = time.process_time()
-        result = solve_within(position, limit, wall_factor)
+        result = solve_within(position, limit, wall_factor, strategy=proof)
         times.append(time.process_time() - started)
         if result.winner is None:
             break
