@@ -34,6 +34,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from endgame_tables import PUZZLES
+from markers import replaced
 
 from cpsolver.endgame.answer import new_search
 from cpsolver.endgame.solver import state_of
@@ -147,9 +148,7 @@ def table(results: dict[str, Any]) -> str:
 
 def rewritten(page: str, results: dict[str, Any]) -> str:
     """``page`` with the table between the markers made from ``results``."""
-    before, rest = page.split(START, 1)
-    _, after = rest.split(END, 1)
-    return f"{before}{START}\n{table(results)}\n{END}{after}"
+    return replaced(page, START, END, table(results))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -65,6 +65,7 @@ from endgame_tables import (
     seconds,
     verdict,
 )
+from markers import replaced
 
 from cpsolver.endgame import EndgameResult, solve
 from cpsolver.endgame.proof import build_strategy_proof
@@ -438,9 +439,7 @@ PAGE_END = "<!-- endgame: end -->"
 
 def on_page(page: str, tables: str) -> str:
     """``page`` with the tables between its endgame markers replaced by ``tables``."""
-    before, rest = page.split(PAGE_START, 1)
-    _, after = rest.split(PAGE_END, 1)
-    return f"{before}{PAGE_START}\n{tables}\n{PAGE_END}{after}"
+    return replaced(page, PAGE_START, PAGE_END, tables)
 
 
 if __name__ == "__main__":

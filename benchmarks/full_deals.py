@@ -34,6 +34,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from markers import replaced
+
 from cpsolver.endgame.answer import core_name
 from cpsolver.odds.sampling import wilson_interval
 
@@ -132,9 +134,7 @@ def block(results: dict[str, Any]) -> str:
 
 def rewritten(page: str, results: dict[str, Any]) -> str:
     """``page`` with the block between the markers made from ``results``."""
-    before, rest = page.split(START, 1)
-    _, after = rest.split(END, 1)
-    return f"{before}{START}\n{block(results)}\n{END}{after}"
+    return replaced(page, START, END, block(results))
 
 
 def measure(options: argparse.Namespace) -> dict[str, Any]:

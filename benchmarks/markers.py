@@ -1,0 +1,19 @@
+"""The block of a page between two marker lines: what a benchmark script writes there.
+
+A page (the README, a page of the manual) holds a benchmark's figures
+between a start and an end marker; the script rewrites only that block, and
+a test holds the page to what the script renders from its results file.
+"""
+
+from __future__ import annotations
+
+
+def replaced(page: str, start: str, end: str, block: str) -> str:
+    """``page`` with what lies between its ``start`` and ``end`` markers made ``block``.
+
+    >>> replaced("a\\n<s>\\nold\\n<e>\\nb\\n", "<s>", "<e>", "new")
+    'a\\n<s>\\nnew\\n<e>\\nb\\n'
+    """
+    before, rest = page.split(start, 1)
+    _, after = rest.split(end, 1)
+    return f"{before}{start}\n{block}\n{end}{after}"
