@@ -30,7 +30,7 @@ def _records(winners: list[int | None]) -> list[dict[str, Any]]:
             "id": f"d{i}",
             "winner": w,
             "cpu_seconds": 0.05 if w is not None else 2.0,
-            "status": "solved",
+            "status": "unknown" if w is None else "solved",
         }
         for i, w in enumerate(winners)
     ]

@@ -175,32 +175,34 @@ def solve(
         moves = _winning_moves(search, root, all_moves) if mover_wins else []
     except (OutOfTime, OutOfMemory) as stop:
         stats = _stats(search, started)
-        stats["stopped"] = "time" if isinstance(stop, OutOfTime) else "memory"
+        stats["stopped"] = _limit_met(stop)
         known = _known_first_moves(search, root)
         unresolved = [m for m in _first_moves_in_order(search, root) if m not in known]
         return EndgameResult(position, None, stats=stats, known=known, unresolved=unresolved)
     solved = time.perf_counter()
     winner = mover if mover_wins else 1 - mover
-    if not strategy:
-        stats = _stats(search, started)
-        stats["search_seconds"] = stats["seconds"]
-        return EndgameResult(position, winner, moves, [], stats)
-    read = Strategy(search, root, limited=True)
-    try:
-        size = read.size()  # the walk searches too (where a shortcut skipped), so counted below
-        walked = read.line()
-    except (OutOfTime, OutOfMemory) as stop:
-        # The verdict is proven; its strategy is too big to read out in what is left.
-        stats = _stats(search, started)
-        stats["search_seconds"] = round(solved - started, 6)
-        stats["strategy_stopped"] = "time" if isinstance(stop, OutOfTime) else "memory"
-        return EndgameResult(position, winner, moves, [], stats)
-    read.unlimit()  # a proof read out of it later never gives up half-way
-    stats = _stats(search, started)
-    stats["search_seconds"] = round(solved - started, 6)
-    stats["strategy_nodes"] = size
+    read: Strategy | None = None
+    walked: list[tuple[int, solver.Move]] = []
+    extra: dict[str, Any] = {}
+    if strategy:
+        read = Strategy(search, root, limited=True)
+        try:
+            # The walk searches too (where a shortcut skipped): counted in the stats below.
+            extra["strategy_nodes"] = read.size()
+            walked = read.line()
+        except (OutOfTime, OutOfMemory) as stop:
+            # The verdict is proven; its strategy is too big to read out in what is left.
+            read, extra = None, {"strategy_stopped": _limit_met(stop)}
+        else:
+            read.unlimit()  # a proof read out of it later never gives up half-way
+    stats = {**_stats(search, started), "search_seconds": round(solved - started, 6), **extra}
     line = [(player, _move(search, move)) for player, move in walked]
     return EndgameResult(position, winner, moves, line, stats, read)
+
+
+def _limit_met(stop: OutOfTime | OutOfMemory) -> str:
+    """Which limit stopped a search or a reading out: ``time`` or ``memory``."""
+    return "time" if isinstance(stop, OutOfTime) else "memory"
 
 
 def _move(search: Tree, move: solver.Move) -> Move:
