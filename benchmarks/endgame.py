@@ -9,8 +9,9 @@ Parts (``--only``, repeatable; default every one):
 - ``puzzles``: the eight positions of WZ403809264/doudizhu_solver's README
   (two players, the first to move): our verdict, the published one, every
   winning move, the median solve time of ``--runs`` runs, the proof's build
-  time, size and verify time (the proof as compact JSON: its build time
-  includes writing that text, its verify time reading it back); each peer
+  time, size and verify time (the proof as the text ``endgame --proof``
+  writes: its build time includes writing that text, its verify time
+  reading it back); each peer
   given by ``--peer`` on the same eight.
 - ``level50``: the "expert level 50" puzzle after the first player's single 8
   and a pass, asked of us and of each peer (the YunyanDeng solver also
@@ -68,7 +69,7 @@ from endgame_tables import (
 from markers import replaced
 
 from cpsolver.endgame import EndgameResult, solve
-from cpsolver.endgame.proof import build_strategy_proof
+from cpsolver.endgame.proof import strategy_proof_text
 from cpsolver.rules.cards import Hand
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import standard_rules
@@ -184,14 +185,14 @@ def ours(
         found["all_seconds"] = time.process_time() - started
         found["moves"] = [str(m) for m in every.moves]
         started = time.process_time()
-        document = build_strategy_proof(result, RULES)
-        text = json.dumps(document, separators=(",", ":"))
+        text = strategy_proof_text(result, RULES)
         found["proof_seconds"] = time.process_time() - started
-        found["proof_nodes"] = len(document["nodes"])
         found["proof_kb"] = len(text.encode()) / 1024
         started = time.process_time()
-        failure = check_strategy(json.loads(text), position, RULES)
+        document = json.loads(text)
+        failure = check_strategy(document, position, RULES)
         found["verify_seconds"] = time.process_time() - started
+        found["proof_nodes"] = len(document["nodes"])
         found["verified"] = failure is None
         if failure is not None:
             found["failure"] = failure

@@ -30,7 +30,7 @@ from cpsolver.endgame import compiled
 from cpsolver.endgame.answer import CoreError, EndgameResult, core_name, solve
 from cpsolver.endgame.budget import MemoryBudget
 from cpsolver.endgame.compiled import CompiledSearch
-from cpsolver.endgame.proof import build_strategy_proof
+from cpsolver.endgame.proof import build_strategy_proof, strategy_proof_text
 from cpsolver.endgame.solver import Search, state_of
 from cpsolver.io.positiongen import random_position
 from cpsolver.io.rulefiles import parse_rules_toml
@@ -112,6 +112,11 @@ def test_the_compiled_cores_proofs_verify_and_equal_the_references(rules: RuleSe
         assert check_strategy(proof, position, rules) is None, position
         reference = build_strategy_proof(python, rules)
         assert json.dumps(proof["nodes"]) == json.dumps(reference["nodes"])
+        # The file's text: the nodes written in C, line for line those Python writes.
+        text, reference_text = (strategy_proof_text(r, rules) for r in (built, python))
+        assert json.loads(text) == proof
+        nodes = '  "nodes": [\n'
+        assert text.partition(nodes)[2] == reference_text.partition(nodes)[2] != ""
 
 
 @needs_core
@@ -174,6 +179,8 @@ def test_under_the_memory_caps_evictions_the_answers_stay_exact() -> None:
             sorted(map(str, python.moves)),
         )
         assert check_strategy(build_strategy_proof(built, rules), position, rules) is None
+        written = json.loads(strategy_proof_text(built, rules))
+        assert check_strategy(written, position, rules) is None
 
 
 @needs_core

@@ -10,8 +10,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from cpsolver.endgame import Position, solve
-from cpsolver.endgame.proof import build_strategy_proof
+from cpsolver.endgame import Position, compiled, solve
+from cpsolver.endgame.proof import build_strategy_proof, strategy_proof_text
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.rules.ruleset import standard_rules
 from cpsolver.verify.documents import schema
@@ -36,6 +36,21 @@ def test_proofs_pass_and_fit_the_published_schema(position: Position) -> None:
     document = _proof(position)
     jsonschema.Draft202012Validator(schema("strategy")).validate(document)
     assert check_strategy(document, position) is None
+
+
+@pytest.mark.parametrize("core", ["python", *(["compiled"] if compiled.available() else [])])
+@pytest.mark.parametrize("position", PUZZLES, ids=str)
+def test_a_proofs_file_is_its_document_a_node_a_line(position: Position, core: str) -> None:
+    result = solve(position, core=core)
+    text = strategy_proof_text(result, standard_rules())
+    assert json.loads(text) == json.loads(
+        json.dumps(build_strategy_proof(result, standard_rules()))
+    )
+    _, _, nodes = text.partition('  "nodes": [\n')
+    lines = nodes.splitlines()
+    assert lines[-2:] == ["  ]", "}"]
+    assert [json.loads(line.rstrip(",")) for line in lines[:-2]] == json.loads(text)["nodes"]
+    assert check_strategy(json.loads(text), position) is None
 
 
 def _losing_nodes(document: dict[str, Any]) -> list[int]:

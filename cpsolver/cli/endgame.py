@@ -20,7 +20,7 @@ from cpsolver.cli.options import (
     position_options,
     timeout_option,
 )
-from cpsolver.cli.output import emit_json, shown, write_json
+from cpsolver.cli.output import emit_json, shown
 from cpsolver.endgame import EndgameResult, Position, solve
 from cpsolver.io.positioncorpus import PositionDocument
 from cpsolver.io.rulefiles import load_rules, read_rules_text
@@ -188,7 +188,7 @@ def endgame_command(
     # The proof writer and the pictures load only when asked for: each is start-up
     # (~0.6 ms and ~2 ms) that a plain answer does not need.
     if proof_path is not None:
-        from cpsolver.endgame.proof import build_strategy_proof
+        from cpsolver.endgame.proof import strategy_proof_text
 
         if result.winner is None:
             click.echo("no proof written: the verdict is unknown", err=True)
@@ -199,7 +199,7 @@ def endgame_command(
                 err=True,
             )
         else:
-            write_json(proof_path, build_strategy_proof(result, rules))
+            write_text(proof_path, strategy_proof_text(result, rules))
     text = report(result, document)
     if svg_path or html_path:
         from cpsolver.cli.drawings import draw_position, explorer_page, write_pictures

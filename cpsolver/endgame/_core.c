@@ -34,6 +34,7 @@
 #include "core_c/hands.h"
 #include "core_c/search.h"
 #include "core_c/strategy.h"
+#include "core_c/proof.h"
 
 /* ------------------------------------------------------------------------ */
 /* The Python type                                                           */
@@ -432,6 +433,9 @@ static PyMethodDef Core_methods[] = {
      "(hands, turn, table, by, plan, ((move, child row or -1), ...)) a node."},
     {"strategy_line", (PyCFunction)Core_strategy_line, METH_VARARGS,
      "strategy_line(hands, turn, table, by): (strategy nodes, principal line as (player, move) pairs)."},
+    {"strategy_text", (PyCFunction)Core_strategy_text, METH_VARARGS,
+     "strategy_text(hands, turn, table, by, hand_name, play_name): the won root's strategy as a proof's "
+     "nodes, JSON, a node a line; hand_name(packed hand) and play_name(move) spell each once."},
     {"cards", (PyCFunction)Core_cards, METH_VARARGS, "cards(move): the packed cards of a play."},
     {"intern", (PyCFunction)Core_intern, METH_VARARGS, "intern(pattern, top, chain, cards): a play's number."},
     {"evict", (PyCFunction)Core_evict, METH_VARARGS,

@@ -229,6 +229,16 @@ class CompiledSearch(Tree):
             for hands, turn, table, by, plan, edges in walked
         ]
 
+    def strategy_text(
+        self, root: State, hand_text: Callable[[int], str], play_text: Callable[[Move], str]
+    ) -> str:
+        """The won root's strategy as a proof's nodes, JSON a node a line, written in C."""
+        try:
+            text: str = self._core.strategy_text(*root, hand_text, play_text)
+        except TimeoutError:
+            raise OutOfTime from None
+        return text
+
     def strategy_line(self, root: State) -> tuple[int, list[tuple[int, Move]]]:
         """The winning strategy's size in nodes and its principal line, walked in C."""
         try:

@@ -6,10 +6,16 @@ Each node is a position and either the winning side's ``move``, a ``spring``
 plan that runs out from the lead, or the other side's ``replies``: every
 legal one, each with the node it leads to (``next``; null where the mover is
 out of cards). ``cpsolver verify`` checks it with the rules core alone.
+
+As a file (:func:`strategy_proof_text`) the header is indented and the nodes
+come last, one a line: a strategy of a million nodes is a million lines that
+the compiled core writes itself, where it ran.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from typing import Any
 
 from cpsolver.endgame.answer import EndgameResult
@@ -25,21 +31,36 @@ VERSION = 1
 
 def build_strategy_proof(result: EndgameResult, rules: RuleSet) -> dict[str, Any]:
     """The proof document of a solved position's strategy."""
-    strategy = result.strategy
-    if strategy is None or result.winner is None:
-        raise ValueError("only a solved position has a strategy to prove")
-    search = strategy.search
+    names = _Names(_search_of(result))
+    return {**_header(result, rules), "nodes": list(_nodes(result, names))}
+
+
+def strategy_proof_text(result: EndgameResult, rules: RuleSet) -> str:
+    """The proof document of a solved position's strategy as the text of a file.
+
+    The same document as :func:`build_strategy_proof`, written without it:
+    the compiled core writes the nodes itself, each hand and play spelled
+    once here.
+    """
+    search = _search_of(result)
     names = _Names(search)
-    nodes: list[dict[str, Any]] = []
-    for state, plan, edges in strategy.rows():  # breadth first from the root
-        entry = names.position(state)
-        if plan:
-            entry["spring"] = [names.play(p) for p in plan]
-        elif search.side[state[1]] == result.winner:
-            entry["move"] = names.edge(edges[0])
-        else:
-            entry["replies"] = [names.edge(edge) for edge in edges]
-        nodes.append(entry)
+    assert result.strategy is not None
+    nodes = search.strategy_text(result.strategy.root, names.hand_text, names.play_text)
+    if nodes is None:
+        lines = (json.dumps(node, separators=(",", ":")) for node in _nodes(result, names))
+        nodes = ",\n".join(f"    {line}" for line in lines)
+    head = json.dumps(_header(result, rules), indent=2)
+    return f'{head[:-2]},\n  "nodes": [\n{nodes}\n  ]\n}}\n'
+
+
+def _search_of(result: EndgameResult) -> Tree:
+    if result.strategy is None or result.winner is None:
+        raise ValueError("only a solved position has a strategy to prove")
+    return result.strategy.search
+
+
+def _header(result: EndgameResult, rules: RuleSet) -> dict[str, Any]:
+    """Everything in a proof document but its nodes, in the document's order."""
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -47,9 +68,23 @@ def build_strategy_proof(result: EndgameResult, rules: RuleSet) -> dict[str, Any
         "position": position_as_dict(result.position, rules),
         "winner": result.winner,
         "root": 0,
-        "nodes": nodes,
         "stats": result.stats,
     }
+
+
+def _nodes(result: EndgameResult, names: _Names) -> Iterator[dict[str, Any]]:
+    """The strategy's nodes breadth first from the root, as the document lists them."""
+    assert result.strategy is not None
+    search = result.strategy.search
+    for state, plan, edges in result.strategy.rows():
+        entry = names.position(state)
+        if plan:
+            entry["spring"] = [names.play(p) for p in plan]
+        elif search.side[state[1]] == result.winner:
+            entry["move"] = names.edge(edges[0])
+        else:
+            entry["replies"] = [names.edge(edge) for edge in edges]
+        yield entry
 
 
 class _Names:
@@ -78,6 +113,14 @@ class _Names:
             found = {"cards": str(play), "kind": play.kind.value, "rank": rank_symbol(play.rank)}
             self._plays[move] = found
         return dict(found)  # a fresh object each time: documents are edited by their readers
+
+    def hand_text(self, packed: int) -> str:
+        """A hand as JSON text: a string of its cards."""
+        return json.dumps(self.hand(packed))
+
+    def play_text(self, move: Move) -> str:
+        """A play as the members of a JSON object: cards, kind and rank."""
+        return json.dumps(self.play(move), separators=(",", ":"))[1:-1]
 
     def edge(self, edge: tuple[Move, int | None]) -> dict[str, Any]:
         move, row = edge

@@ -11,6 +11,7 @@ and what the search settled.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 from cpsolver.endgame.budget import MemoryBudget
 from cpsolver.rules.plays import Play
@@ -89,6 +90,13 @@ class Tree:
 
     def strategy_rows(self, root: State) -> list[Row] | None:
         """The won root's strategy breadth first, if this search walks it itself."""
+        return None
+
+    def strategy_text(
+        self, root: State, hand_text: Callable[[int], str], play_text: Callable[[Move], str]
+    ) -> str | None:
+        """The won root's strategy as a proof's nodes, JSON a node a line, if this search
+        writes it itself: each hand and play spelled by ``hand_text`` and ``play_text``."""
         return None
 
     def strategy_line(self, root: State) -> tuple[int, list[tuple[int, Move]]] | None:

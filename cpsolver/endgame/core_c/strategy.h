@@ -23,16 +23,20 @@ static inline void state_words(const State *st, u64 *key) {
  * (as -2 - offset), or LOSS; *failed on failure. */
 static int32_t settled_entry(Core *self, const State *st, int *failed) {
     *failed = 0;
-    if (wins(self, st) < 0) {
-        *failed = 1;
-        return 0;
-    }
     u64 key[4];
     if (key_of(self, st, key)) {
         *failed = 1;
         return 0;
     }
-    return entry_result(map_find(&self->table, key[0], key[1], key[2], key[3])->v);
+    Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
+    if (!s) { /* not searched yet (a shortcut skipped it, or it was evicted): search it */
+        if (wins(self, st) < 0) {
+            *failed = 1;
+            return 0;
+        }
+        s = map_find(&self->table, key[0], key[1], key[2], key[3]);
+    }
+    return entry_result(s->v);
 }
 
 #define WALK_CHECK_EVERY 4096
@@ -183,106 +187,138 @@ done:
     return answer;
 }
 
-/* The strategy's nodes breadth first from the root, the proof's order: for each,
- * (hands, turn, table, by, plan, edges), edges being (move, the child's row or -1). */
-static PyObject *strategy_rows(Core *self, State root) {
+/* The strategy's nodes breadth first from the root, the proof's order, each handed to a
+ * sink: its state, and either its plan (plan_length plays) or its edges, `count` moves
+ * and the row each leads to (-1 where the mover goes out). `winning` says whether the
+ * side to move is the winning side (one edge: its move) or not (every reply). A sink
+ * returns -1 with a Python error set to stop the walk. */
+typedef int (*RowSink)(Core *self, void *sink, const State *st, int winning, const int32_t *plan,
+                       int plan_length, const int32_t *moves, const int32_t *rows, size_t count);
+
+static int walk_strategy(Core *self, State root, RowSink emit, void *sink) {
     Map seen;
-    if (map_init(&seen, 1024)) return PyErr_NoMemory();
+    if (map_init(&seen, 1024)) return PyErr_NoMemory(), -1;
     State *queue = malloc(sizeof(State) * 1024);
     size_t queued = 0, room = 1024;
-    PyObject *rows = PyList_New(0);
-    PyObject *answer = NULL;
-    if (!queue || !rows) goto done;
+    Ints rows = {NULL, 0, 0};
+    int status = -1;
     u64 words[4];
     state_words(&root, words);
-    if (map_put(&seen, words[0], words[1], words[2], words[3], 0)) goto done;
+    if (!queue || map_put(&seen, words[0], words[1], words[2], words[3], 0)) {
+        PyErr_NoMemory();
+        goto done;
+    }
     queue[queued++] = root;
     for (size_t at = 0; at < queued; at++) {
         State st = queue[at];
         int failed;
         int32_t result = settled_entry(self, &st, &failed);
         if (failed) goto done;
-        PyObject *plan = NULL, *edges = NULL;
         if (result < PASS && result != LOSS) {
             size_t offset = (size_t)(-2 - (int64_t)result);
-            int length = self->plans.data[offset];
-            plan = PyTuple_New(length);
-            edges = PyTuple_New(0);
-            for (int i = 0; plan && i < length; i++)
-                PyTuple_SET_ITEM(plan, i, PyLong_FromLong(self->plans.data[offset + 1 + i]));
-        } else {
-            size_t base = self->scratch.len;
-            if (result != LOSS) {
-                if (ints_push(&self->scratch, result)) goto done;
-            } else {
-                int64_t v = moves_of(self, st.hands[st.turn], st.table);
-                if (v < 0 || ints_reserve(&self->scratch, span_length(v) + 1)) goto done;
-                memcpy(&self->scratch.data[base], &self->arena.data[span_offset(v)], span_length(v) * sizeof(int32_t));
-                self->scratch.len += span_length(v);
-                if (st.table != NO_TABLE) self->scratch.data[self->scratch.len++] = PASS;
-            }
-            plan = PyTuple_New(0);
-            edges = PyTuple_New((Py_ssize_t)(self->scratch.len - base));
-            for (size_t i = base; plan && edges && i < self->scratch.len; i++) {
-                int move = self->scratch.data[i];
-                State child;
-                long row = -1;
-                if (successor(self, &st, move, &child)) {
-                    state_words(&child, words);
-                    Slot *s = map_find(&seen, words[0], words[1], words[2], words[3]);
-                    if (s) {
-                        row = (long)s->v;
-                    } else {
-                        if (queued == room) {
-                            State *grown = realloc(queue, sizeof(State) * room * 2);
-                            if (!grown) {
-                                PyErr_NoMemory();
-                                break;
-                            }
-                            queue = grown;
-                            room *= 2;
-                        }
-                        row = (long)queued;
-                        queue[queued++] = child;
-                        if (map_put(&seen, words[0], words[1], words[2], words[3], row)) {
-                            PyErr_NoMemory();
-                            break;
-                        }
-                    }
-                }
-                PyTuple_SET_ITEM(edges, (Py_ssize_t)(i - base), Py_BuildValue("(il)", move, row));
-            }
-            self->scratch.len = base;
+            int stop = emit(self, sink, &st, 1, &self->plans.data[offset + 1], self->plans.data[offset], NULL, NULL, 0);
+            if (stop) goto done;
+            continue;
         }
-        PyObject *hands = self->players == 2 ? Py_BuildValue("(KK)", st.hands[0], st.hands[1])
-                                             : Py_BuildValue("(KKK)", st.hands[0], st.hands[1], st.hands[2]);
-        PyObject *row = (plan && edges && hands && !PyErr_Occurred())
-                            ? Py_BuildValue("(OiiiOO)", hands, st.turn, st.table, st.by, plan, edges)
-                            : NULL;
-        Py_XDECREF(plan);
-        Py_XDECREF(edges);
-        Py_XDECREF(hands);
-        if (!row || PyList_Append(rows, row)) {
-            Py_XDECREF(row);
+        size_t base = self->scratch.len;
+        if (result != LOSS) {
+            if (ints_push(&self->scratch, result)) {
+                PyErr_NoMemory();
+                goto done;
+            }
+        } else {
+            int64_t v = moves_of(self, st.hands[st.turn], st.table);
+            if (v < 0) goto done;
+            if (ints_reserve(&self->scratch, span_length(v) + 1)) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            memcpy(&self->scratch.data[base], &self->arena.data[span_offset(v)], span_length(v) * sizeof(int32_t));
+            self->scratch.len += span_length(v);
+            if (st.table != NO_TABLE) self->scratch.data[self->scratch.len++] = PASS;
+        }
+        size_t count = self->scratch.len - base;
+        rows.len = 0;
+        if (ints_reserve(&rows, count)) {
+            self->scratch.len = base;
+            PyErr_NoMemory();
             goto done;
         }
-        Py_DECREF(row);
+        for (size_t i = 0; i < count; i++) {
+            State child;
+            int32_t row = -1;
+            if (successor(self, &st, self->scratch.data[base + i], &child)) {
+                state_words(&child, words);
+                Slot *s = map_find(&seen, words[0], words[1], words[2], words[3]);
+                if (s) {
+                    row = (int32_t)s->v;
+                } else {
+                    if (queued == room) {
+                        State *grown = realloc(queue, sizeof(State) * room * 2);
+                        if (!grown) {
+                            self->scratch.len = base;
+                            PyErr_NoMemory();
+                            goto done;
+                        }
+                        queue = grown;
+                        room *= 2;
+                    }
+                    row = (int32_t)queued;
+                    queue[queued++] = child;
+                    if (map_put(&seen, words[0], words[1], words[2], words[3], row)) {
+                        self->scratch.len = base;
+                        PyErr_NoMemory();
+                        goto done;
+                    }
+                }
+            }
+            rows.data[rows.len++] = row;
+        }
+        int stop = emit(self, sink, &st, result != LOSS, NULL, 0, &self->scratch.data[base], rows.data, count);
+        self->scratch.len = base;
+        if (stop) goto done;
     }
-    answer = rows;
-    rows = NULL;
+    status = 0;
 done:
-    if (!answer && !PyErr_Occurred()) failure(self);
+    if (status && !PyErr_Occurred()) failure(self);
     self->failed = 0;
-    Py_XDECREF(rows);
     free(queue);
+    free(rows.data);
     map_free(&seen);
-    return answer;
+    return status;
+}
+
+/* A row as Python tuples: (hands, turn, table, by, plan, ((move, child row or -1), ...)). */
+static int row_tuple(Core *self, void *sink, const State *st, int winning, const int32_t *plan,
+                     int plan_length, const int32_t *moves, const int32_t *rows, size_t count) {
+    (void)winning;
+    PyObject *steps = PyTuple_New(plan_length);
+    PyObject *edges = PyTuple_New((Py_ssize_t)count);
+    for (int i = 0; steps && i < plan_length; i++) PyTuple_SET_ITEM(steps, i, PyLong_FromLong(plan[i]));
+    for (size_t i = 0; edges && i < count; i++)
+        PyTuple_SET_ITEM(edges, (Py_ssize_t)i, Py_BuildValue("(ii)", moves[i], rows[i]));
+    PyObject *hands = self->players == 2 ? Py_BuildValue("(KK)", st->hands[0], st->hands[1])
+                                         : Py_BuildValue("(KKK)", st->hands[0], st->hands[1], st->hands[2]);
+    PyObject *row = (steps && edges && hands && !PyErr_Occurred())
+                        ? Py_BuildValue("(OiiiOO)", hands, st->turn, st->table, st->by, steps, edges)
+                        : NULL;
+    Py_XDECREF(steps);
+    Py_XDECREF(edges);
+    Py_XDECREF(hands);
+    int stop = !row || PyList_Append((PyObject *)sink, row);
+    Py_XDECREF(row);
+    return stop ? -1 : 0;
 }
 
 static PyObject *Core_strategy(Core *self, PyObject *args) {
     State st;
     if (parse_state(self, args, &st)) return NULL;
-    return strategy_rows(self, st);
+    PyObject *rows = PyList_New(0);
+    if (!rows || walk_strategy(self, st, row_tuple, rows)) {
+        Py_XDECREF(rows);
+        return NULL;
+    }
+    return rows;
 }
 
 #endif
