@@ -22,6 +22,9 @@ Parts (``--only``, repeatable; default every one):
 - ``mid3``: ``--count`` seeded three-player positions of 12/10/10 cards (dealt
   from one deck), landlord to lead, 10 s each.
 - ``deals3``: ``--deals`` seeded uniform 20/17/17 deals, 60 s each.
+- ``proofs3``: the first ``--proofs`` of the 12/10/10 positions, each solved
+  with its strategy read out, its proof written and verified (10 s each): the
+  proofs' sizes, and verify's time against the solve's that made it.
 
 Outside ``puzzles`` and ``level50`` our time is the verdict's: the winning
 strategy is not read out (``solve(..., strategy=False)``), as the peers give
@@ -75,7 +78,7 @@ from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import standard_rules
 from cpsolver.verify.strategy import check_strategy
 
-PARTS = ("puzzles", "level50", "random", "small3", "mid3", "deals3")
+PARTS = ("puzzles", "level50", "random", "small3", "mid3", "deals3", "proofs3")
 RULES = standard_rules()
 CORE = {"name": "auto"}  # the open-hand core ours runs on (--core)
 
@@ -156,9 +159,10 @@ def ours(
     runs: int = 1,
     proof: bool = False,
     wall_factor: float = 5.0,
+    every: bool = True,
 ) -> Record:
     """Solve ``position`` ``runs`` times (CPU seconds each); with ``proof``, also every
-    winning move, and the proof's build time, size and verify time."""
+    winning move (unless not ``every``), and the proof's build time, size and verify time."""
     times, result = [], None
     wall = time.perf_counter()
     for _ in range(runs):
@@ -179,11 +183,15 @@ def ours(
         "peak_memory_mb": result.stats.get("peak_memory_mb"),
         "moves": [str(m) for m in result.moves],
     }
-    if proof and result.winner is not None:
+    if "strategy_stopped" in result.stats:  # the verdict, but no strategy within the limits
+        found["strategy_stopped"] = result.stats["strategy_stopped"]
+    if proof and every and result.winner is not None:
         started = time.process_time()
-        every = solve(position, RULES, all_moves=True, core=CORE["name"])
+        found["moves"] = [
+            str(m) for m in solve(position, RULES, all_moves=True, core=CORE["name"]).moves
+        ]
         found["all_seconds"] = time.process_time() - started
-        found["moves"] = [str(m) for m in every.moves]
+    if proof and result.strategy is not None:
         started = time.process_time()
         text = strategy_proof_text(result, RULES)
         found["proof_seconds"] = time.process_time() - started
@@ -266,6 +274,10 @@ def jobs(options: argparse.Namespace, peers: list[Peer]) -> Iterator[Job]:
                 continue
             measure = partial(ours, position, limit or 60.0, wall_factor=factor)
             yield "deals3", f"#{index}", "ours", measure
+    if "proofs3" in options.only and mine:
+        for index, position in enumerate(middle_three(options.seed, options.proofs)):
+            measure = partial(ours, position, limit or 10.0, 1, True, factor, every=False)
+            yield "proofs3", f"#{index}", "ours", measure
 
 
 # -- the run ----------------------------------------------------------------------
@@ -346,6 +358,9 @@ def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
         "--count", type=int, default=10, help="random positions per size; 12/10/10 positions (mid3)"
     )
     parser.add_argument("--deals", type=int, default=100, help="full three-player deals")
+    parser.add_argument(
+        "--proofs", type=int, default=20, help="12/10/10 positions proven (proofs3)"
+    )
     parser.add_argument(
         "--deal-start", type=int, default=0, help="skip the deals before this one (0-based)"
     )

@@ -69,6 +69,67 @@ def puzzle_table(records: dict[tuple[str, str, str], Record], solvers: list[str]
         for name in solvers:
             cells.append(peer_cell(records.get(("puzzles", key, name))))
         lines.append("| " + " | ".join(cells) + " |")
+    return lines + _puzzle_goals(records, solvers)
+
+
+def _puzzle_goals(records: dict[tuple[str, str, str], Record], solvers: list[str]) -> list[str]:
+    """The issue's two goals on the puzzles: solve + proof build below each peer's whole run,
+    and verify no slower than the solve + build that made the proof."""
+    made: dict[str, float] = {}
+    ratios = []
+    for first, second, _ in PUZZLES:
+        mine = records.get(("puzzles", f"{first} v {second}", "ours"))
+        if mine and mine.get("seconds") is not None and "proof_seconds" in mine:
+            made[f"{first} v {second}"] = mine["seconds"] + mine["proof_seconds"]
+            ratios.append(mine["verify_seconds"] / made[f"{first} v {second}"])
+    if not made:
+        return []
+    said = []
+    for name in solvers:
+        theirs = {k: records.get(("puzzles", k, name), {}).get("seconds") for k in made}
+        timed = [k for k, t in theirs.items() if t is not None]
+        below = sum(made[k] < theirs[k] for k in timed)  # type: ignore[operator]
+        said.append(f"solve + proof build below {name}'s whole run on {below} of {len(timed)}")
+    said.append(
+        f"verify ÷ (solve + build): median {statistics.median(ratios):.1f}, "
+        f"at most 1 on {sum(r <= 1 for r in ratios)} of {len(ratios)}"
+    )
+    return ["", "; ".join(said) + "."]
+
+
+def proofs_table(records: dict[tuple[str, str, str], Record]) -> list[str]:
+    """Each proven 12/10/10 position: its proof's size, and verify's time against the solve's."""
+    lines = [
+        (
+            "| position | winner | solve s | proof build s | proof nodes | proof KB "
+            "| verify s | verify ÷ (solve + build) |"
+        ),
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    ratios = []
+    found = [(k, r) for (part, k, s), r in records.items() if part == "proofs3" and s == "ours"]
+    for key, record in sorted(found, key=lambda item: int(item[0].lstrip("#"))):
+        if record["winner"] is None or "verify_seconds" not in record:
+            why = "undecided" if record["winner"] is None else "no strategy within the limits"
+            lines.append(f"| {key} | {why} | | | | | | |")
+            continue
+        made = record["seconds"] + record["proof_seconds"]
+        ratios.append(record["verify_seconds"] / made)
+        lines.append(
+            f"| {key} | {'landlord' if record['winner'] == 0 else 'peasants'}"
+            + ("" if record["verified"] else " (proof FAILS)")
+            + f" | {seconds(record['seconds'])} | {seconds(record['proof_seconds'])} "
+            f"| {record['proof_nodes']:,} | {record['proof_kb']:,.0f} "
+            f"| {seconds(record['verify_seconds'])} | {ratios[-1]:.1f} |"
+        )
+    if ratios:
+        lines += [
+            "",
+            (
+                f"verify ÷ (solve + build): median {statistics.median(ratios):.1f}, "
+                f"{sum(r <= 1 for r in ratios)} of {len(ratios)} at most 1."
+            ),
+        ]
     return lines
 
 
@@ -243,4 +304,11 @@ def markdown(records: dict[tuple[str, str, str], Record], options: argparse.Name
             "",
         ]
         out += [*summary_table(records, "deals3", "deals", deal_limit), ""]
+    if "proofs3" in parts:
+        proof_limit = _limits(records, "proofs3", options.time_limit or 10.0)
+        out += [
+            f"### Proofs of 12/10/10 positions (CPU limit {proof_limit} s to solve each)",
+            "",
+        ]
+        out += [*proofs_table(records), ""]
     return "\n".join(out)
