@@ -22,6 +22,9 @@ Parts (``--only``, repeatable; default every one):
 - ``mid3``: ``--count`` seeded three-player positions of 12/10/10 cards (dealt
   from one deck), landlord to lead, 10 s each.
 - ``deals3``: ``--deals`` seeded uniform 20/17/17 deals, 60 s each.
+- ``deals3w``: the deals ``deals3`` left undecided, each solved by ``cpsolver
+  endgame --workers 2 --timeout 300`` on every core (``--workers``,
+  ``--workers-limit``; :mod:`endgame_workers`).
 - ``proofs3``: the first ``--proofs`` of the 12/10/10 positions, each solved
   with its strategy read out, its proof written and verified (10 s each): the
   proofs' sizes, and verify's time against the solve's that made it.
@@ -69,6 +72,7 @@ from endgame_tables import (
     seconds,
     verdict,
 )
+from endgame_workers import undecided_deals, workers_record
 from markers import replaced
 
 from cpsolver.endgame import EndgameResult, solve
@@ -78,7 +82,7 @@ from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import standard_rules
 from cpsolver.verify.strategy import check_strategy
 
-PARTS = ("puzzles", "level50", "random", "small3", "mid3", "deals3", "proofs3")
+PARTS = ("puzzles", "level50", "random", "small3", "mid3", "deals3", "deals3w", "proofs3")
 RULES = standard_rules()
 CORE = {"name": "auto"}  # the open-hand core ours runs on (--core)
 
@@ -226,8 +230,10 @@ def peer_record(peer: Peer, position: Position, limit: float, replies: int = 0) 
 Job = tuple[str, str, str, Callable[[], Record]]
 
 
-def jobs(options: argparse.Namespace, peers: list[Peer]) -> Iterator[Job]:
-    """Every measurement of the parts asked for, in order."""
+def jobs(
+    options: argparse.Namespace, peers: list[Peer], earlier: dict[tuple[str, str, str], Record]
+) -> Iterator[Job]:
+    """Every measurement of the parts asked for, in order (``earlier``: those made before)."""
     limit, factor, peer_limit = options.time_limit, options.wall_factor, options.peer_limit
     mine = "ours" in options.solver
     if "puzzles" in options.only:
@@ -274,6 +280,14 @@ def jobs(options: argparse.Namespace, peers: list[Peer]) -> Iterator[Job]:
                 continue
             measure = partial(ours, position, limit or 60.0, wall_factor=factor)
             yield "deals3", f"#{index}", "ours", measure
+    if "deals3w" in options.only and mine:
+        undecided = undecided_deals(earlier)
+        for index, position in enumerate(full_deals(options.seed, options.deals)):
+            if f"#{index}" in undecided:
+                measure = partial(
+                    workers_record, position, RULES, options.workers, options.workers_limit
+                )
+                yield "deals3w", f"#{index}", "ours", measure
     if "proofs3" in options.only and mine:
         for index, position in enumerate(middle_three(options.seed, options.proofs)):
             measure = partial(ours, position, limit or 10.0, 1, True, factor, every=False)
@@ -358,6 +372,10 @@ def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
         "--count", type=int, default=10, help="random positions per size; 12/10/10 positions (mid3)"
     )
     parser.add_argument("--deals", type=int, default=100, help="full three-player deals")
+    parser.add_argument("--workers", type=int, default=2, help="workers a deal (deals3w)")
+    parser.add_argument(
+        "--workers-limit", type=float, default=300.0, help="wall seconds a deal (deals3w)"
+    )
     parser.add_argument(
         "--proofs", type=int, default=20, help="12/10/10 positions proven (proofs3)"
     )
@@ -424,7 +442,7 @@ def main(argv: list[str] | None = None) -> None:
     ]
     done = load(options.results)
     records = {**merged(options.merge), **done}
-    for part, key, solver, measure in [] if options.render else jobs(options, peers):
+    for part, key, solver, measure in [] if options.render else jobs(options, peers, records):
         if (part, key, solver) in done and part not in ("puzzles", "level50"):
             continue
         record = {**measure(), "commit": options.commit}

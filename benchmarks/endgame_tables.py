@@ -10,6 +10,8 @@ import argparse
 import statistics
 from typing import Any
 
+from endgame_workers import workers_table
+
 # (first, second, published winner: 0 the first player); their 0/Y/Z are our T/B/R.
 PUZZLES = [
     ("KK5543", "225543", 0),
@@ -304,6 +306,13 @@ def markdown(records: dict[tuple[str, str, str], Record], options: argparse.Name
             "",
         ]
         out += [*summary_table(records, "deals3", "deals", deal_limit), ""]
+    if "deals3w" in parts:
+        out += [
+            "### The full deals one core left undecided, on several (wall-clock limit each)",
+            "",
+            *workers_table(records),
+            "",
+        ]
     if "proofs3" in parts:
         proof_limit = _limits(records, "proofs3", options.time_limit or 10.0)
         out += [
