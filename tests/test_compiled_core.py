@@ -114,7 +114,6 @@ def test_the_compiled_cores_proofs_verify_and_equal_the_references(rules: RuleSe
         assert json.dumps(proof["nodes"]) == json.dumps(reference["nodes"])
         # The file's text: the nodes written in C, line for line those Python writes.
         text, reference_text = (strategy_proof_text(r, rules) for r in (built, python))
-        assert json.loads(text) == proof
         nodes = '  "nodes": [\n'
         assert text.partition(nodes)[2] == reference_text.partition(nodes)[2] != ""
 

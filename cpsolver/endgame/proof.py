@@ -30,17 +30,20 @@ VERSION = 1
 
 
 def build_strategy_proof(result: EndgameResult, rules: RuleSet) -> dict[str, Any]:
-    """The proof document of a solved position's strategy."""
-    names = _Names(_search_of(result))
-    return {**_header(result, rules), "nodes": list(_nodes(result, names))}
+    """The proof document of a solved position's strategy: its text, read.
+
+    Reading the text the compiled core writes is faster than building the
+    nodes one by one, and leaves one definition of the document.
+    """
+    document: dict[str, Any] = json.loads(strategy_proof_text(result, rules))
+    return document
 
 
 def strategy_proof_text(result: EndgameResult, rules: RuleSet) -> str:
     """The proof document of a solved position's strategy as the text of a file.
 
-    The same document as :func:`build_strategy_proof`, written without it:
-    the compiled core writes the nodes itself, each hand and play spelled
-    once here.
+    The compiled core writes the nodes itself, each hand and play spelled
+    once here; the Python core's nodes are written here, line for line the same.
     """
     search = _search_of(result)
     names = _Names(search)
