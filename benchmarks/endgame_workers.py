@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
+
+from timed import timed_run
 
 from cpsolver.io.positionformat import position_as_dict
 from cpsolver.rules.position import Position
@@ -37,19 +36,9 @@ def workers_record(position: Position, rules: RuleSet, workers: int, seconds: fl
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "deal.json"
         path.write_text(json.dumps(position_as_dict(position, rules)))
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        started = time.perf_counter()
-        done = subprocess.run(
-            [sys.executable, "-m", "cpsolver", "endgame", str(path), "--json"]
-            + ["--workers", str(workers), "--timeout", f"{seconds:g}"],
-            capture_output=True,
-            text=True,
-            check=False,
-            preexec_fn=_every_core,
-        )
-        wall = time.perf_counter() - started
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        argv = [sys.executable, "-m", "cpsolver", "endgame", str(path), "--json"]
+        argv += ["--workers", str(workers), "--timeout", f"{seconds:g}"]
+        wall, cpu, done = timed_run(argv, _every_core)
     try:
         winner = json.loads(done.stdout)["winner"]
     except (ValueError, KeyError):

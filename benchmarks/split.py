@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import json
 import random
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from timed import timed_run
 
 from cpsolver.io.positionformat import position_as_dict
 from cpsolver.io.positiongen import random_position
@@ -33,18 +32,8 @@ RESULTS = Path(__file__).resolve().parent / "results" / "split.json"
 
 def run(path: Path, extra: list[str], seconds: float) -> tuple[float, float, dict[str, object]]:
     """Wall seconds, CPU seconds (this child and its workers) and the JSON answer of one run."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "cpsolver", "endgame", str(path), "--all", "--json"]
-        + ["--timeout", str(seconds), *extra],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    argv = [sys.executable, "-m", "cpsolver", "endgame", str(path), "--all", "--json"]
+    wall, cpu, done = timed_run(argv + ["--timeout", str(seconds), *extra])
     return wall, cpu, json.loads(done.stdout)
 
 

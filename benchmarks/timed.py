@@ -1,0 +1,27 @@
+"""A command run as a process of its own, timed: wall seconds, and CPU seconds of it and its children."""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import time
+from collections.abc import Callable
+
+
+def timed_run(
+    argv: list[str], before_start: Callable[[], None] | None = None
+) -> tuple[float, float, subprocess.CompletedProcess[str]]:
+    """Run ``argv`` to its end: (wall s, CPU s of it and every child it waited for, the run).
+
+    ``before_start`` runs in the child before the command does (its CPU
+    affinity, say).
+    """
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    done = subprocess.run(
+        argv, capture_output=True, text=True, check=False, preexec_fn=before_start
+    )
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done
