@@ -25,6 +25,7 @@ from cpsolver.rules.plays import Play, beats
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet, standard_rules
 from cpsolver.verify.documents import ProofFormatError, rules_mismatch, validate
+from cpsolver.verify.nodeshape import first_malformed
 
 _Move = Play | None  # None is a pass
 
@@ -81,10 +82,9 @@ class _Walk:
             # The schema's integers include 1.0 (JSON Schema's rule); a node index may not.
             if not is_whole(document[key]):
                 return f"strategy.{key}: {json.dumps(document[key])} is not a whole number"
-        for index, node in enumerate(document["nodes"]):
-            fault = _malformed(node)
-            if fault is not None:
-                return f"strategy.nodes[{index}]: {fault}"
+        fault = first_malformed(document["nodes"])
+        if fault is not None:
+            return fault
         mismatch = rules_mismatch(document, rules, "strategy")
         if mismatch is not None:
             return mismatch
@@ -248,68 +248,6 @@ class _Walk:
         if left:
             return f"{where}: the spring plan leaves {left} in hand {position.turn}"
         return None
-
-
-_NODE_KEYS = {"hands", "turn", "table"}
-_CHOICES = {"move", "spring", "replies"}
-
-
-def _malformed(node: Any) -> str | None:
-    """What makes a node not of the schema's node shape, checked by hand for speed."""
-    if not isinstance(node, dict):
-        return "a node is a JSON object"
-    keys = set(node)
-    if not _NODE_KEYS <= keys or len(keys & _CHOICES) != 1 or keys - _NODE_KEYS - _CHOICES:
-        return "a node has hands, turn, table and one of move, spring, replies"
-    hands, turn, table = node["hands"], node["turn"], node["table"]
-    if (
-        not isinstance(hands, list)
-        or not 2 <= len(hands) <= 3
-        or not all(isinstance(h, str) for h in hands)
-    ):
-        return "hands must be two or three strings of cards"
-    if not is_whole(turn):
-        return "turn must be a hand number"
-    if table is not None and (
-        not isinstance(table, dict)
-        or not {"cards", "by"} <= set(table) <= {"cards", "by", "kind", "rank"}
-        or not is_whole(table["by"])
-        or not all(isinstance(table[k], str) for k in table if k != "by")
-    ):
-        return "table must be null or {cards, by (, kind, rank)}"
-    if "move" in node:
-        return _malformed_move(node["move"])
-    steps = node.get("spring", node.get("replies"))
-    if not isinstance(steps, list) or not steps:
-        return "spring and replies are non-empty lists"
-    for step in steps:
-        fault = _malformed_move(step) if "replies" in node else _malformed_play(step)
-        if fault is not None:
-            return fault
-    return None
-
-
-def _malformed_move(move: Any) -> str | None:
-    if not isinstance(move, dict) or not {"cards", "next"} <= set(move) <= {
-        "cards",
-        "kind",
-        "rank",
-        "next",
-    }:
-        return "a move is {cards, next (, kind, rank)}"
-    if move["next"] is not None and not is_whole(move["next"]):
-        return "next must be a node number or null"
-    if not all(isinstance(move[k], str) for k in move if k != "next"):
-        return "a move's cards, kind and rank are strings"
-    return None
-
-
-def _malformed_play(play: Any) -> str | None:
-    if not isinstance(play, dict) or set(play) != {"cards", "kind", "rank"}:
-        return "a spring step is {cards, kind, rank}"
-    if not all(isinstance(v, str) for v in play.values()):
-        return "a spring step's cards, kind and rank are strings"
-    return None
 
 
 def _key(move: _Move) -> tuple[str, str, str]:
