@@ -14,6 +14,7 @@ failure as one sentence, or None.
 from __future__ import annotations
 
 import json
+from operator import le
 from typing import Any
 
 from cpsolver.io.positionformat import position_as_dict, position_from_dict, read_play
@@ -25,8 +26,12 @@ from cpsolver.rules.plays import Play, beats
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet, standard_rules
 from cpsolver.verify.documents import ProofFormatError, rules_mismatch, validate
+from cpsolver.verify.nodeshape import first_malformed
 
 _Move = Play | None  # None is a pass
+# A move as the old checker keyed it: its cards, kind and rank written out.
+_Key = tuple[str, str, str]
+_PASS: _Key = ("pass", "", "")
 
 
 def check_strategy(
@@ -68,7 +73,10 @@ class _Walk:
         self.moves = generator(rules)
         self.positions: dict[int, Position] = {}
         self._hands: dict[str, Hand] = {}
-        self._plays: dict[tuple[str, Any, Any], Play] = {}
+        # Proofs name the same few plays over and over: each spelling is read
+        # once, and each play (the generator's and those read) written out once.
+        self._spellings: dict[tuple[str, Any, Any], tuple[Play, _Key]] = {}
+        self._keys: dict[Play, _Key] = {}
 
     @classmethod
     def of(cls, document: Any, position: Position | None, rules: RuleSet) -> _Walk | str:
@@ -81,10 +89,9 @@ class _Walk:
             # The schema's integers include 1.0 (JSON Schema's rule); a node index may not.
             if not is_whole(document[key]):
                 return f"strategy.{key}: {json.dumps(document[key])} is not a whole number"
-        for index, node in enumerate(document["nodes"]):
-            fault = _malformed(node)
-            if fault is not None:
-                return f"strategy.nodes[{index}]: {fault}"
+        fault = first_malformed(document["nodes"])
+        if fault is not None:
+            return fault
         mismatch = rules_mismatch(document, rules, "strategy")
         if mismatch is not None:
             return mismatch
@@ -104,10 +111,24 @@ class _Walk:
         return found
 
     def play(self, cards: str, kind: Any, rank: Any) -> Play:
-        key = (cards, kind, rank)
-        found = self._plays.get(key)
+        return self.spelled(cards, kind, rank)[0]
+
+    def spelled(self, cards: str, kind: Any, rank: Any) -> tuple[Play, _Key]:
+        """The play a proof spells so, and its key; raises what reading it raises."""
+        spelling = (cards, kind, rank)
+        found = self._spellings.get(spelling)
         if found is None:
-            found = self._plays[key] = read_play(cards, self.rules, kind, rank)
+            play = read_play(cards, self.rules, kind, rank)
+            found = self._spellings[spelling] = (play, self.key(play))
+        return found
+
+    def key(self, move: _Move) -> _Key:
+        """What tells replies apart, as ever: cards, kind and rank, written out (once a play)."""
+        if move is None:
+            return _PASS
+        found = self._keys.get(move)
+        if found is None:
+            found = self._keys[move] = (str(move.cards), move.kind.value, rank_symbol(move.rank))
         return found
 
     def check(self, embedded: Position) -> str | None:
@@ -158,23 +179,23 @@ class _Walk:
                 return f"{where}: hand {mover} is of the winning side and must choose one move"
             if "spring" in node:
                 return self.check_spring(where, position, node["spring"])
-            move = self.read_move(where, node["move"], position)
-            if isinstance(move, str):
-                return move
-            return self.check_edge(where, position, move, node["move"]["next"], stack)
+            read = self.read_move(where, node["move"], position)
+            if isinstance(read, str):
+                return read
+            return self.check_edge(where, position, read[0], node["move"]["next"], stack)
         if "replies" not in node:
             return f"{where}: hand {mover} is of the losing side: every reply must be answered"
-        listed: dict[tuple[str, str, str], int | None] = {}
+        listed: dict[_Key, int | None] = {}
         for reply in node["replies"]:
-            move = self.read_move(where, reply, position)
-            if isinstance(move, str):
-                return move
-            key = _key(move)
+            read = self.read_move(where, reply, position)
+            if isinstance(read, str):
+                return read
+            move, key = read
             if key in listed:
                 return f"{where}: the reply {_words(move)} is listed twice"
             listed[key] = reply["next"]
         for move in self.legal(position):
-            key = _key(move)
+            key = self.key(move)
             if key not in listed:
                 return f"{where}: hand {mover} may reply {_words(move)}, and the strategy has no answer to it"
             failure = self.check_edge(where, position, move, listed[key], stack)
@@ -185,22 +206,24 @@ class _Walk:
     def legal(self, position: Position) -> list[_Move]:
         return self.moves.moves(position.hands[position.turn], position.table)
 
-    def read_move(self, where: str, move: dict[str, Any], position: Position) -> _Move | str:
-        """The move a proof names, if it is legal here; else why not."""
+    def read_move(
+        self, where: str, move: dict[str, Any], position: Position
+    ) -> tuple[_Move, _Key] | str:
+        """The move a proof names and its key, if it is legal here; else why not."""
         if move["cards"] == "pass":
             if position.table is None:
                 return f"{where}: hand {position.turn} leads and may not pass"
-            return None
+            return None, _PASS
         try:
-            play = self.play(move["cards"], move.get("kind"), move.get("rank"))
+            play, key = self.spelled(move["cards"], move.get("kind"), move.get("rank"))
         except CpsolverError as error:
             return f"{where}: {move['cards']}: {error}"
         hand = position.hands[position.turn]
-        if not play.cards <= hand:
+        if not _within(play.cards, hand):
             return f"{where}: hand {position.turn} ({hand}) does not hold {play}"
         if position.table is not None and not beats(play, position.table):
             return f"{where}: {play} does not beat {position.table} on the table"
-        return play
+        return play, key
 
     def check_edge(
         self, where: str, position: Position, move: _Move, target: int | None, stack: list[int]
@@ -215,13 +238,43 @@ class _Walk:
             return None
         if target is None:
             return f"{where}: {_words(move)} leaves {position.hands[position.turn] - _cards(move)} in hand {position.turn}; it must lead to a node"
-        found = self.position_of(target)
-        if isinstance(found, str):
-            return f"{where}: {_words(move)}: {found}"
-        if found != after:
-            return f"{where}: {_words(move)} leads to node {target}, which holds another position"
+        if target not in self.positions and self.spells(target, after):
+            self.positions[target] = after
+        else:
+            found = self.position_of(target)
+            if isinstance(found, str):
+                return f"{where}: {_words(move)}: {found}"
+            if found != after:
+                return (
+                    f"{where}: {_words(move)} leads to node {target}, which holds another position"
+                )
         stack.append(target)
         return None
+
+    def spells(self, index: int, position: Position) -> bool:
+        """Whether node ``index`` is written as ``position``, one the rules made (so valid).
+
+        Such a node holds that position, as valid, and is neither built nor
+        checked again: most of what :meth:`position_of` took. Any other node
+        (another position, one the rules refuse, or the same one written
+        otherwise) is left to :meth:`position_of`, which says what it holds.
+        """
+        if not 0 <= index < len(self.nodes):
+            return False
+        node = self.nodes[index]
+        texts, hands, table = node["hands"], position.hands, node["table"]
+        if node["turn"] != position.turn or len(texts) != len(hands):
+            return False
+        try:
+            for text, hand in zip(texts, hands):
+                if self.hand(text).counts != hand.counts:
+                    return False
+            if table is None or position.table is None:
+                return table is position.table
+            play = self.play(table["cards"], table.get("kind"), table.get("rank"))
+        except CpsolverError:
+            return False
+        return table["by"] == position.by and (play is position.table or play == position.table)
 
     def check_spring(
         self, where: str, position: Position, steps: list[dict[str, Any]]
@@ -237,7 +290,7 @@ class _Walk:
                 play = self.play(step["cards"], step["kind"], step["rank"])
             except CpsolverError as error:
                 return f"{where}: spring step {number}: {error}"
-            if not play.cards <= left:
+            if not _within(play.cards, left):
                 return f"{where}: spring step {number} ({play}): the hand holds only {left}"
             left = left - play.cards
             if number < len(steps):
@@ -250,72 +303,9 @@ class _Walk:
         return None
 
 
-_NODE_KEYS = {"hands", "turn", "table"}
-_CHOICES = {"move", "spring", "replies"}
-
-
-def _malformed(node: Any) -> str | None:
-    """What makes a node not of the schema's node shape, checked by hand for speed."""
-    if not isinstance(node, dict):
-        return "a node is a JSON object"
-    keys = set(node)
-    if not _NODE_KEYS <= keys or len(keys & _CHOICES) != 1 or keys - _NODE_KEYS - _CHOICES:
-        return "a node has hands, turn, table and one of move, spring, replies"
-    hands, turn, table = node["hands"], node["turn"], node["table"]
-    if (
-        not isinstance(hands, list)
-        or not 2 <= len(hands) <= 3
-        or not all(isinstance(h, str) for h in hands)
-    ):
-        return "hands must be two or three strings of cards"
-    if not is_whole(turn):
-        return "turn must be a hand number"
-    if table is not None and (
-        not isinstance(table, dict)
-        or not {"cards", "by"} <= set(table) <= {"cards", "by", "kind", "rank"}
-        or not is_whole(table["by"])
-        or not all(isinstance(table[k], str) for k in table if k != "by")
-    ):
-        return "table must be null or {cards, by (, kind, rank)}"
-    if "move" in node:
-        return _malformed_move(node["move"])
-    steps = node.get("spring", node.get("replies"))
-    if not isinstance(steps, list) or not steps:
-        return "spring and replies are non-empty lists"
-    for step in steps:
-        fault = _malformed_move(step) if "replies" in node else _malformed_play(step)
-        if fault is not None:
-            return fault
-    return None
-
-
-def _malformed_move(move: Any) -> str | None:
-    if not isinstance(move, dict) or not {"cards", "next"} <= set(move) <= {
-        "cards",
-        "kind",
-        "rank",
-        "next",
-    }:
-        return "a move is {cards, next (, kind, rank)}"
-    if move["next"] is not None and not is_whole(move["next"]):
-        return "next must be a node number or null"
-    if not all(isinstance(move[k], str) for k in move if k != "next"):
-        return "a move's cards, kind and rank are strings"
-    return None
-
-
-def _malformed_play(play: Any) -> str | None:
-    if not isinstance(play, dict) or set(play) != {"cards", "kind", "rank"}:
-        return "a spring step is {cards, kind, rank}"
-    if not all(isinstance(v, str) for v in play.values()):
-        return "a spring step's cards, kind and rank are strings"
-    return None
-
-
-def _key(move: _Move) -> tuple[str, str, str]:
-    if move is None:
-        return ("pass", "", "")
-    return (str(move.cards), move.kind.value, rank_symbol(move.rank))
+def _within(cards: Hand, hand: Hand) -> bool:
+    """``cards <= hand``, in one C loop: the check asks it of every move."""
+    return all(map(le, cards.counts, hand.counts))
 
 
 def _cards(move: _Move) -> Hand:
