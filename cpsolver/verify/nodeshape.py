@@ -129,12 +129,7 @@ def _fits_move(move: Any) -> bool:
         return False
     # The two shapes proofs are written in; a move of kind or rank alone goes the slow way.
     if len(move) == 4:
-        return (
-            move.keys() == _MOVE_KEYS
-            and type(move["cards"]) is str
-            and type(move["kind"]) is str
-            and type(move["rank"]) is str
-        )
+        return _spelled(move, _MOVE_KEYS)
     return len(move) == 2 and type(move.get("cards")) is str
 
 
@@ -142,20 +137,19 @@ def _fits_table(table: Any) -> bool:
     if type(table) is not dict or type(table.get("by")) is not int:
         return False
     if len(table) == 4:
-        return (
-            table.keys() == _TABLE_KEYS
-            and type(table["cards"]) is str
-            and type(table["kind"]) is str
-            and type(table["rank"]) is str
-        )
+        return _spelled(table, _TABLE_KEYS)
     return len(table) == 2 and type(table.get("cards")) is str
 
 
 def _fits_play(play: Any) -> bool:
+    return type(play) is dict and _spelled(play, _PLAY_KEYS)
+
+
+def _spelled(found: dict[str, Any], keys: Any) -> bool:
+    """Whether a dict has exactly ``keys``, its play spelled in strings: cards, kind and rank."""
     return (
-        type(play) is dict
-        and play.keys() == _PLAY_KEYS
-        and type(play["cards"]) is str
-        and type(play["kind"]) is str
-        and type(play["rank"]) is str
+        found.keys() == keys
+        and type(found["cards"]) is str
+        and type(found["kind"]) is str
+        and type(found["rank"]) is str
     )
