@@ -428,9 +428,6 @@ static PyMethodDef Core_methods[] = {
     {"plays", (PyCFunction)Core_plays, METH_VARARGS, "plays(hand): every play in a packed hand."},
     {"answers", (PyCFunction)Core_answers, METH_VARARGS, "answers(hand, play): every play in the hand beating it."},
     {"play", (PyCFunction)Core_play, METH_VARARGS, "play(move): (pattern, top, chain, packed cards)."},
-    {"strategy", (PyCFunction)Core_strategy, METH_VARARGS,
-     "strategy(hands, turn, table, by): the won root's strategy, breadth first: "
-     "(hands, turn, table, by, plan, ((move, child row or -1), ...)) a node."},
     {"strategy_line", (PyCFunction)Core_strategy_line, METH_VARARGS,
      "strategy_line(hands, turn, table, by): (strategy nodes, principal line as (player, move) pairs)."},
     {"strategy_text", (PyCFunction)Core_strategy_text, METH_VARARGS,

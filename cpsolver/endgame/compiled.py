@@ -23,7 +23,7 @@ from types import ModuleType
 from typing import TypeVar
 
 from cpsolver.endgame.budget import MemoryBudget, OutOfMemory
-from cpsolver.endgame.tree import Entry, Move, OutOfTime, Row, State, Tree
+from cpsolver.endgame.tree import Entry, Move, OutOfTime, State, Tree
 from cpsolver.io.memory import resident_bytes
 from cpsolver.rules.cards import RANK_COUNT
 from cpsolver.rules.movegen import generator
@@ -213,21 +213,6 @@ class CompiledSearch(Tree):
             return bool(self._core.wins(hands, turn, table, by))
         except TimeoutError:  # the C clock ran out during long work on one hand
             raise OutOfTime from None
-
-    def strategy_rows(self, root: State) -> list[Row]:
-        """The won root's strategy breadth first, walked in C: the proof's order."""
-        try:
-            walked = self._core.strategy(*root)
-        except TimeoutError:
-            raise OutOfTime from None
-        return [
-            (
-                (hands, turn, table, by),
-                plan,
-                tuple((move, None if row < 0 else row) for move, row in edges),
-            )
-            for hands, turn, table, by, plan, edges in walked
-        ]
 
     def strategy_text(
         self, root: State, hand_text: Callable[[int], str], play_text: Callable[[Move], str]

@@ -69,10 +69,10 @@ class Strategy:
         return self._nodes
 
     def rows(self) -> list[Row]:
-        """The strategy breadth first from the root, the order a proof lists it in."""
-        walked = self.search.strategy_rows(self.root)
-        if walked is not None:
-            return walked
+        """The strategy breadth first from the root, the order a proof lists it in.
+
+        (A search that writes a proof's text itself, the compiled one, walks it there.)
+        """
         order = [self.root]
         ids = {self.root: 0}
         rows: list[Row] = []

@@ -88,10 +88,6 @@ class Tree:
         """(evictions, entries evicted) so far."""
         raise NotImplementedError
 
-    def strategy_rows(self, root: State) -> list[Row] | None:
-        """The won root's strategy breadth first, if this search walks it itself."""
-        return None
-
     def strategy_text(
         self, root: State, hand_text: Callable[[int], str], play_text: Callable[[Move], str]
     ) -> str | None:

@@ -288,37 +288,4 @@ done:
     return status;
 }
 
-/* A row as Python tuples: (hands, turn, table, by, plan, ((move, child row or -1), ...)). */
-static int row_tuple(Core *self, void *sink, const State *st, int winning, const int32_t *plan,
-                     int plan_length, const int32_t *moves, const int32_t *rows, size_t count) {
-    (void)winning;
-    PyObject *steps = PyTuple_New(plan_length);
-    PyObject *edges = PyTuple_New((Py_ssize_t)count);
-    for (int i = 0; steps && i < plan_length; i++) PyTuple_SET_ITEM(steps, i, PyLong_FromLong(plan[i]));
-    for (size_t i = 0; edges && i < count; i++)
-        PyTuple_SET_ITEM(edges, (Py_ssize_t)i, Py_BuildValue("(ii)", moves[i], rows[i]));
-    PyObject *hands = self->players == 2 ? Py_BuildValue("(KK)", st->hands[0], st->hands[1])
-                                         : Py_BuildValue("(KKK)", st->hands[0], st->hands[1], st->hands[2]);
-    PyObject *row = (steps && edges && hands && !PyErr_Occurred())
-                        ? Py_BuildValue("(OiiiOO)", hands, st->turn, st->table, st->by, steps, edges)
-                        : NULL;
-    Py_XDECREF(steps);
-    Py_XDECREF(edges);
-    Py_XDECREF(hands);
-    int stop = !row || PyList_Append((PyObject *)sink, row);
-    Py_XDECREF(row);
-    return stop ? -1 : 0;
-}
-
-static PyObject *Core_strategy(Core *self, PyObject *args) {
-    State st;
-    if (parse_state(self, args, &st)) return NULL;
-    PyObject *rows = PyList_New(0);
-    if (!rows || walk_strategy(self, st, row_tuple, rows)) {
-        Py_XDECREF(rows);
-        return NULL;
-    }
-    return rows;
-}
-
 #endif
