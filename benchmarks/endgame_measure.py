@@ -1,0 +1,127 @@
+"""How the endgame benchmark measures one position: ours in-process under a CPU limit, a peer as a process.
+
+Ours is solved by :func:`ours` (CPU seconds by ``time.process_time``, a
+profiling timer for the limit, the proof's build and verify where asked); a
+peer by :func:`peer_record` (its whole process). The parts that choose the
+positions are in ``endgame.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import statistics
+import time
+from typing import Any
+
+from endgame_peers import Peer
+from endgame_tables import Record
+
+from cpsolver.endgame import EndgameResult, solve
+from cpsolver.endgame.proof import strategy_proof_text
+from cpsolver.rules.position import Position
+from cpsolver.rules.ruleset import standard_rules
+from cpsolver.verify.strategy import check_strategy
+
+RULES = standard_rules()
+CORE = {"name": "auto"}  # the open-hand core ours runs on (endgame.py's --core)
+
+
+class _OutOfCpu(BaseException):
+    """The CPU time limit passed (raised by the SIGPROF timer, inside the search)."""
+
+
+def _out_of_cpu(signum: int, frame: Any) -> None:
+    raise _OutOfCpu
+
+
+def solve_within(
+    position: Position, limit: float | None, wall_factor: float, strategy: bool = False
+) -> EndgameResult:
+    """Solve with a limit of ``limit`` CPU seconds (a profiling timer) and a wall-clock
+    backstop of ``wall_factor`` times as long (the solver's own ``time_limit``).
+
+    The verdict and a winning move, as the peers answer; with ``strategy``, the
+    winner's strategy read out too (a proof is to be built from it).
+    """
+    if limit is None:
+        return solve(position, RULES, core=CORE["name"], strategy=strategy)
+    previous = signal.signal(signal.SIGPROF, _out_of_cpu)
+    signal.setitimer(signal.ITIMER_PROF, limit)
+    try:
+        return solve(
+            position, RULES, time_limit=wall_factor * limit, core=CORE["name"], strategy=strategy
+        )
+    except (_OutOfCpu, MemoryError):  # undecided within the limits: the table is dropped
+        return EndgameResult(position, None)
+    finally:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+
+
+def ours(
+    position: Position,
+    limit: float | None,
+    runs: int = 1,
+    proof: bool = False,
+    wall_factor: float = 5.0,
+    every: bool = True,
+) -> Record:
+    """Solve ``position`` ``runs`` times (CPU seconds each); with ``proof``, also every
+    winning move (unless not ``every``), and the proof's build time, size and verify time."""
+    times, result = [], None
+    wall = time.perf_counter()
+    for _ in range(runs):
+        started = time.process_time()
+        result = solve_within(position, limit, wall_factor, strategy=proof)
+        times.append(time.process_time() - started)
+        if result.winner is None:
+            break
+    assert result is not None
+    found: Record = {
+        "winner": result.winner,
+        "limit": limit,
+        "seconds": statistics.median(times) if result.winner is not None else None,
+        "wall": round(time.perf_counter() - wall, 4),
+        "runs": [round(t, 4) for t in times],
+        "nodes": result.stats.get("nodes"),
+        "core": result.stats.get("core"),
+        "peak_memory_mb": result.stats.get("peak_memory_mb"),
+        "moves": [str(m) for m in result.moves],
+    }
+    if "strategy_stopped" in result.stats:  # the verdict, but no strategy within the limits
+        found["strategy_stopped"] = result.stats["strategy_stopped"]
+    if proof and every and result.winner is not None:
+        started = time.process_time()
+        found["moves"] = [
+            str(m) for m in solve(position, RULES, all_moves=True, core=CORE["name"]).moves
+        ]
+        found["all_seconds"] = time.process_time() - started
+    if proof and result.strategy is not None:
+        started = time.process_time()
+        text = strategy_proof_text(result, RULES)
+        found["proof_seconds"] = time.process_time() - started
+        found["proof_kb"] = len(text.encode()) / 1024
+        started = time.process_time()
+        document = json.loads(text)
+        failure = check_strategy(document, position, RULES)
+        found["verify_seconds"] = time.process_time() - started
+        found["proof_nodes"] = len(document["nodes"])
+        found["verified"] = failure is None
+        if failure is not None:
+            found["failure"] = failure
+    return found
+
+
+def peer_record(peer: Peer, position: Position, limit: float, replies: int = 0) -> Record:
+    """A peer's answer on a two-player position, as a record."""
+    answer = peer.ask(position.hands[0], position.hands[1], limit, replies, peer.wall_factor)
+    return {
+        "winner": answer.winner,
+        "limit": limit,
+        "seconds": answer.seconds,
+        "cpu": round(answer.cpu, 4),
+        "wall": round(answer.wall, 4),
+        "moves": [] if answer.move is None else [answer.move],
+        "said": answer.said,
+    }
