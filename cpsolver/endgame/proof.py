@@ -20,6 +20,7 @@ from typing import Any
 
 from cpsolver.endgame.answer import EndgameResult
 from cpsolver.endgame.packed import unpack
+from cpsolver.endgame.strategy import Strategy
 from cpsolver.endgame.tree import NO_TABLE, PASS, Move, State, Tree
 from cpsolver.io.positionformat import position_as_dict
 from cpsolver.rules.cards import rank_symbol
@@ -45,21 +46,21 @@ def strategy_proof_text(result: EndgameResult, rules: RuleSet) -> str:
     The compiled core writes the nodes itself, each hand and play spelled
     once here; the Python core's nodes are written here, line for line the same.
     """
-    search = _search_of(result)
-    names = _Names(search)
-    assert result.strategy is not None
-    nodes = search.strategy_text(result.strategy.root, names.hand_text, names.play_text)
+    strategy = _strategy_of(result)
+    names = _Names(strategy.search)
+    nodes = strategy.search.strategy_text(strategy.root, names.hand_text, names.play_text)
     if nodes is None:
-        lines = (json.dumps(node, separators=(",", ":")) for node in _nodes(result, names))
+        written = _nodes(strategy, result.winner, names)
+        lines = (json.dumps(node, separators=(",", ":")) for node in written)
         nodes = ",\n".join(f"    {line}" for line in lines)
     head = json.dumps(_header(result, rules), indent=2)
     return f'{head[:-2]},\n  "nodes": [\n{nodes}\n  ]\n}}\n'
 
 
-def _search_of(result: EndgameResult) -> Tree:
+def _strategy_of(result: EndgameResult) -> Strategy:
     if result.strategy is None or result.winner is None:
         raise ValueError("only a solved position has a strategy to prove")
-    return result.strategy.search
+    return result.strategy
 
 
 def _header(result: EndgameResult, rules: RuleSet) -> dict[str, Any]:
@@ -75,15 +76,13 @@ def _header(result: EndgameResult, rules: RuleSet) -> dict[str, Any]:
     }
 
 
-def _nodes(result: EndgameResult, names: _Names) -> Iterator[dict[str, Any]]:
+def _nodes(strategy: Strategy, winner: int | None, names: _Names) -> Iterator[dict[str, Any]]:
     """The strategy's nodes breadth first from the root, as the document lists them."""
-    assert result.strategy is not None
-    search = result.strategy.search
-    for state, plan, edges in result.strategy.rows():
+    for state, plan, edges in strategy.rows():
         entry = names.position(state)
         if plan:
             entry["spring"] = [names.play(p) for p in plan]
-        elif search.side[state[1]] == result.winner:
+        elif strategy.search.side[state[1]] == winner:
             entry["move"] = names.edge(edges[0])
         else:
             entry["replies"] = [names.edge(edge) for edge in edges]
