@@ -40,7 +40,7 @@
 /* The Python type                                                           */
 
 static int free_caches(Core *self) {
-    if (map_clear(&self->known) || map_clear(&self->hand_runs_out)) return -1;
+    if (map_clear(&self->known) || map_clear(&self->hand_runs_out) || map_clear(&self->open_nodes)) return -1;
     self->known_count = 0;
     self->arena.len = 0;
     self->run_plans.len = 0;
@@ -62,7 +62,7 @@ static int Core_clear(Core *self) {
 
 static void Core_dealloc(Core *self) {
     PyObject_GC_UnTrack(self);
-    Map *maps[] = {&self->play_index, &self->table, &self->walked, &self->classes, &self->known, &self->hand_runs_out};
+    Map *maps[] = {&self->play_index, &self->table, &self->walked, &self->classes, &self->known, &self->hand_runs_out, &self->open_nodes};
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) map_free(maps[i]);
     free(self->cover.marks);
     free(self->plays);
@@ -151,7 +151,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     for (int turn = 0; turn < players; turn++)
         for (int p = 0; p < players; p++)
             if (self->side[p] != self->side[turn]) self->opponents[turn][self->opponent_count[turn]++] = p;
-    Map *maps[] = {&self->play_index, &self->table, &self->walked, &self->classes, &self->known, &self->hand_runs_out};
+    Map *maps[] = {&self->play_index, &self->table, &self->walked, &self->classes, &self->known, &self->hand_runs_out, &self->open_nodes};
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
         if (map_init(maps[i], 1024)) {
             PyErr_NoMemory();
@@ -213,6 +213,36 @@ static PyObject *Core_wins(Core *self, PyObject *args) {
     int won = wins(self, &st);
     if (won < 0) return failure(self);
     return PyBool_FromLong(won);
+}
+
+/* proves(hands, turn, table, by, prover, width): 1 proven, 0 refuted, 2 open at this width. */
+static PyObject *Core_proves(Core *self, PyObject *args) {
+    State st;
+    int prover, width;
+    Py_ssize_t n = PyTuple_GET_SIZE(args);
+    if (n != 6) {
+        PyErr_SetString(PyExc_TypeError, "proves(hands, turn, table, by, prover, width)");
+        return NULL;
+    }
+    PyObject *state = PyTuple_GetSlice(args, 0, 4);
+    if (!state) return NULL;
+    int bad = parse_state(self, state, &st);
+    Py_DECREF(state);
+    if (bad) return NULL;
+    PyObject *question = PyTuple_GetSlice(args, 4, 6);
+    if (!question) return NULL;
+    bad = !PyArg_ParseTuple(question, "ii", &prover, &width);
+    Py_DECREF(question);
+    if (bad) return NULL;
+    if (prover < 0 || prover > 1 || width < 1) {
+        PyErr_SetString(PyExc_ValueError, "a prover is side 0 or 1, a width at least 1");
+        return NULL;
+    }
+    int found = proves(self, &st, prover, width);
+    /* What was left open holds for this question only. */
+    if (map_clear(&self->open_nodes)) return PyErr_NoMemory();
+    if (found < 0) return failure(self);
+    return PyLong_FromLong(found);
 }
 
 static PyObject *move_list(Core *self, int64_t v) {
@@ -399,7 +429,7 @@ static PyObject *Core_get_evictions(Core *self, void *Py_UNUSED(closure)) {
  * largest one, which its next growth would double (old and new both held for a moment). */
 static PyObject *Core_get_bytes(Core *self, void *Py_UNUSED(closure)) {
     size_t blocks[14], n = 0;
-    const Map *maps[] = {&self->play_index, &self->table, &self->walked, &self->classes, &self->known, &self->hand_runs_out};
+    const Map *maps[] = {&self->play_index, &self->table, &self->walked, &self->classes, &self->known, &self->hand_runs_out, &self->open_nodes};
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) blocks[n++] = maps[i]->cap * sizeof(Slot);
     const Ints *lists[] = {&self->plans, &self->class_lists, &self->arena, &self->run_plans, &self->scratch};
     for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) blocks[n++] = lists[i]->cap * sizeof(int32_t);
@@ -419,6 +449,8 @@ static PyObject *Core_get_play_count(Core *self, void *Py_UNUSED(closure)) {
 }
 
 static PyMethodDef Core_methods[] = {
+    {"proves", (PyCFunction)Core_proves, METH_VARARGS,
+     "proves(hands, turn, table, by, prover, width): 1, side prover wins; 0, it loses; 2, open."},
     {"wins", (PyCFunction)Core_wins, METH_VARARGS,
      "wins(hands, turn, table, by): whether the side to move wins (TimeoutError past the deadline)."},
     {"ordered", (PyCFunction)Core_ordered, METH_VARARGS,

@@ -21,6 +21,7 @@ from cpsolver.endgame.budget import DEFAULT_MEMORY, MemoryBudget, OutOfMemory
 from cpsolver.endgame.solver import OutOfTime, Search, State, state_of
 from cpsolver.endgame.strategy import Strategy
 from cpsolver.endgame.tree import Tree
+from cpsolver.endgame.widening import decide
 from cpsolver.io.memory import peak_memory_mb
 from cpsolver.io.positioncorpus import PositionDocument
 from cpsolver.rules.errors import CpsolverError
@@ -171,7 +172,7 @@ def solve(
     root = state_of(search, position)
     mover = position.side_of(position.turn)
     try:
-        mover_wins = search.wins(*root)
+        mover_wins, width = decide(search, root)
         moves = _winning_moves(search, root, all_moves) if mover_wins else []
     except (OutOfTime, OutOfMemory) as stop:
         stats = _stats(search, started)
@@ -195,7 +196,12 @@ def solve(
             read, extra = None, {"strategy_stopped": _limit_met(stop)}
         else:
             read.unlimit()  # a proof read out of it later never gives up half-way
-    stats = {**_stats(search, started), "search_seconds": round(solved - started, 6), **extra}
+    stats = {
+        **_stats(search, started),
+        "search_seconds": round(solved - started, 6),
+        "width": width,
+        **extra,
+    }
     line = [(player, _move(search, move)) for player, move in walked]
     return EndgameResult(position, winner, moves, line, stats, read)
 

@@ -214,6 +214,15 @@ class CompiledSearch(Tree):
         except TimeoutError:  # the C clock ran out during long work on one hand
             raise OutOfTime from None
 
+    def proves(
+        self, hands: tuple[int, ...], turn: int, table: Move, by: int, prover: int, width: int
+    ) -> int:
+        """Whether side ``prover`` wins trying only its first ``width`` moves at each of its nodes."""
+        try:
+            return int(self._core.proves(hands, turn, table, by, prover, width))
+        except TimeoutError:
+            raise OutOfTime from None
+
     def strategy_text(
         self, root: State, hand_text: Callable[[int], str], play_text: Callable[[Move], str]
     ) -> str:

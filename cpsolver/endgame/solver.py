@@ -28,7 +28,18 @@ import itertools
 
 from cpsolver.endgame.budget import MemoryBudget
 from cpsolver.endgame.packed import PackedRules, pack, unpack
-from cpsolver.endgame.tree import NO_TABLE, PASS, Entry, Move, OutOfTime, State, Tree
+from cpsolver.endgame.tree import (
+    NO_TABLE,
+    OPEN,
+    PASS,
+    PROVEN,
+    REFUTED,
+    Entry,
+    Move,
+    OutOfTime,
+    State,
+    Tree,
+)
 from cpsolver.rules.plays import Play
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet
@@ -80,6 +91,7 @@ class Search(PackedRules, Tree):
             for turn in range(players)
         ]
         self._class_of: dict[int, dict[Move, int]] = {}
+        self._open_nodes: set[State] = set()
 
     # -- the search ----------------------------------------------------------
 
@@ -91,30 +103,10 @@ class Search(PackedRules, Tree):
         if entry is not False:
             return entry is not None
         self._tick()
-        hand = hands[turn]
+        moves = self._open(state, key)
+        if moves is None:
+            return True
         side = self.side[turn]
-        opponents = tuple([hands[p] for p in self._opponents[turn]])
-        whole = self._whole(hand)
-        if table == NO_TABLE:
-            if whole >= 0:  # out now
-                self.table[key] = whole
-                return True
-            plan = self.runs_out(hand, opponents)
-            if plan is not None:
-                self.table[key] = plan
-                return True
-            moves = self._ordered_plays(hand)
-        else:
-            candidates = self.answers(hand, table)
-            if whole >= 0 and whole in candidates:  # out now
-                self.table[key] = whole
-                return True
-            packed_of = self.packed_of
-            for play in candidates:  # an answer nobody beats, then out from the lead
-                if self._safe(play, opponents) and self.runs_out(hand - packed_of[play], opponents):
-                    self.table[key] = play
-                    return True
-            moves = self._ordered_answers(hand, table, self.side[by] == side)
         for move in moves:
             child = self.successor(state, move)
             assert child is not None  # a move that empties the hand was taken above
@@ -124,6 +116,82 @@ class Search(PackedRules, Tree):
                 return True
         self.table[key] = None
         return False
+
+    def proves(
+        self, hands: tuple[int, ...], turn: int, table: Move, by: int, prover: int, width: int
+    ) -> int:
+        """Whether side ``prover`` wins trying only its first ``width`` moves at each of its nodes.
+
+        PROVEN or REFUTED (exact, and kept in the table as :meth:`wins` keeps
+        them), or OPEN: no win among so few moves. See :mod:`cpsolver.endgame.widening`.
+        """
+        self._open_nodes = set()
+        try:
+            return self._proves((hands, turn, table, by), prover, width)
+        finally:
+            self._open_nodes = set()  # what was left open holds for this question only
+
+    def _proves(self, state: State, prover: int, width: int) -> int:
+        key = state if state[2] == NO_TABLE else self.key(state)
+        mine = self.side[state[1]] == prover
+        entry = self.table.get(key, False)
+        if entry is not False:
+            return PROVEN if (entry is not None) == mine else REFUTED
+        if key in self._open_nodes:
+            return OPEN
+        self._tick()
+        moves = self._open(state, key)
+        if moves is None:
+            return PROVEN if mine else REFUTED
+        wanted = PROVEN if mine else REFUTED  # what a child gives when the mover wins by it
+        result = REFUTED if mine else PROVEN  # what every move tried so far gives
+        tried = moves[:width] if mine else moves
+        for move in tried:
+            child = self.successor(state, move)
+            found = wanted if child is None else self._proves(child, prover, width)
+            if found == wanted:
+                self.table[key] = move
+                return found
+            if found == OPEN:
+                result = OPEN
+                if not mine:  # the other side escapes the proof with this move
+                    break
+        if result == REFUTED and len(tried) < len(moves):  # moves left untried
+            result = OPEN
+        if result == OPEN:
+            self._open_nodes.add(key)
+        else:
+            self.table[key] = None
+        return result
+
+    def _open(self, state: State, key: State) -> list[Move] | None:
+        """A node's shortcuts (a win found by one is stored: None), else its moves in order.
+
+        The list is the move orderer's own, shared: read it, never change it.
+        """
+        hands, turn, table, by = state
+        hand = hands[turn]
+        opponents = tuple([hands[p] for p in self._opponents[turn]])
+        whole = self._whole(hand)
+        if table == NO_TABLE:
+            if whole >= 0:  # out now
+                self.table[key] = whole
+                return None
+            plan = self.runs_out(hand, opponents)
+            if plan is not None:
+                self.table[key] = plan
+                return None
+            return self._ordered_plays(hand)
+        candidates = self.answers(hand, table)
+        if whole >= 0 and whole in candidates:  # out now
+            self.table[key] = whole
+            return None
+        packed_of = self.packed_of
+        for play in candidates:  # an answer nobody beats, then out from the lead
+            if self._safe(play, opponents) and self.runs_out(hand - packed_of[play], opponents):
+                self.table[key] = play
+                return None
+        return self._ordered_answers(hand, table, self.side[by] == self.side[turn])
 
     def key(self, state: State) -> State:
         """The table's key for a state: the play to beat stands for what it lets be played.
@@ -167,7 +235,7 @@ class Search(PackedRules, Tree):
     def ordered(self, hand: int, table: Move) -> list[Move]:
         """The plays (on lead) or the answers to ``table``, in the order the search tries them."""
         if table == NO_TABLE:
-            return list(self._ordered_plays(hand))
+            return self._ordered_plays(hand)
         return self._ordered_answers(hand, table, partner=False)[:-1]
 
     def lookup(self, state: State) -> Entry | bool:
@@ -212,6 +280,7 @@ class Search(PackedRules, Tree):
             del table[key]
         self.forget()
         self._class_of.clear()
+        self._open_nodes.clear()
         self.memory.record(dropped)
 
 

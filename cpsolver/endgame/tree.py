@@ -18,6 +18,9 @@ from cpsolver.rules.plays import Play
 
 NO_TABLE = -1
 PASS = -1
+# What :meth:`Tree.proves` finds: the prover wins, it loses whatever it does, or no win among
+# the moves it was allowed.
+REFUTED, PROVEN, OPEN = 0, 1, 2
 Move = int  # a play's number, or PASS
 State = tuple[tuple[int, ...], int, int, int]  # packed hands, turn, table play (or NO_TABLE), by
 Entry = Move | tuple[Move, ...] | None  # the winning move, a plan that runs out, or None: a loss
@@ -67,6 +70,18 @@ class Tree:
 
     def wins(self, hands: tuple[int, ...], turn: int, table: Move, by: int) -> bool:
         """Whether the side of ``turn`` wins from this state with best play by both sides."""
+        raise NotImplementedError
+
+    def proves(
+        self, hands: tuple[int, ...], turn: int, table: Move, by: int, prover: int, width: int
+    ) -> int:
+        """Whether side ``prover`` wins trying only its first ``width`` moves at each of its nodes.
+
+        Every move of the other side is answered. PROVEN: the prover wins;
+        REFUTED: it loses whatever it does (it had no more than ``width``
+        moves anywhere it mattered); both exact, and kept in the table as
+        :meth:`wins` keeps what it finds. OPEN: no win among so few moves.
+        """
         raise NotImplementedError
 
     def lookup(self, state: State) -> Entry | bool:

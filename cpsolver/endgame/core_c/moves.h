@@ -56,6 +56,7 @@ typedef struct {
     Map play_index; /* (cards, pattern, top, chain) -> play */
 
     Map table; /* state -> result, cost */
+    Map open_nodes; /* proves(): the states it left open, for one question */
     Map walked; /* the strategy walk's memo, state -> depth: the core's, so the memory cap counts it */
     Ints plans; /* the table's run-out plans: length, then the plays */
 

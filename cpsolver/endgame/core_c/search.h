@@ -157,14 +157,10 @@ static int successor(const Core *self, const State *st, int move, State *child) 
     return 1;
 }
 
-/* Whether the side of the player to move wins: 1, 0, or -1 on failure (an exception set, or out of time). */
-static int wins(Core *self, const State *st) {
-    u64 key[4];
-    if (key_of(self, st, key)) return -1;
-    Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
-    if (s) return entry_result(s->v) != LOSS;
-    if (++self->nodes % CHECK_EVERY == 0 && call_check(self)) return -1;
-    long long before = self->nodes;
+/* A node opened for search: its shortcuts tried (a win found by one is stored), else its
+ * moves pushed on the scratch stack in the order they are tried.
+ * Returns 1 (the mover wins by a shortcut), 0 (moves pushed at *base, *total of them), -1 failure. */
+static int open_node(Core *self, const State *st, const u64 *key, size_t *base, size_t *total) {
     u64 hand = st->hands[st->turn];
     int side = self->side[st->turn];
     u64 opponents[2];
@@ -202,13 +198,29 @@ static int wins(Core *self, const State *st) {
     }
     if (moves < 0) return -1;
     /* This node's moves, copied onto the stack: eviction may empty the caches below. */
-    size_t base = self->scratch.len, length = span_length(moves);
+    size_t length = span_length(moves);
+    *base = self->scratch.len;
     if (ints_reserve(&self->scratch, length + 1)) return PyErr_NoMemory(), -1;
     if (pass_first) self->scratch.data[self->scratch.len++] = PASS;
     memcpy(&self->scratch.data[self->scratch.len], &self->arena.data[span_offset(moves)], length * sizeof(int32_t));
     self->scratch.len += length;
     if (pass_last) self->scratch.data[self->scratch.len++] = PASS;
-    size_t total = self->scratch.len - base;
+    *total = self->scratch.len - *base;
+    return 0;
+}
+
+/* Whether the side of the player to move wins: 1, 0, or -1 on failure (an exception set, or out of time). */
+static int wins(Core *self, const State *st) {
+    u64 key[4];
+    if (key_of(self, st, key)) return -1;
+    Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
+    if (s) return entry_result(s->v) != LOSS;
+    if (++self->nodes % CHECK_EVERY == 0 && call_check(self)) return -1;
+    long long before = self->nodes;
+    int side = self->side[st->turn];
+    size_t base, total;
+    int opened = open_node(self, st, key, &base, &total);
+    if (opened) return opened;
     int result = 0;
     for (size_t i = 0; i < total; i++) {
         int move = self->scratch.data[base + i];
@@ -233,6 +245,66 @@ static int wins(Core *self, const State *st) {
     self->scratch.len = base;
     if (result == 0 && store_costing(self, key, LOSS, self->nodes - before + 1)) return -1;
     return result;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Widening: one side's win sought among its first few moves at each node    */
+
+#define PROVEN 1
+#define REFUTED 0
+#define OPEN 2
+
+/* Whether side `prover` wins when it tries only its first `width` moves at each of its nodes
+ * (every move of the other side still answered): PROVEN (it wins: exact), REFUTED (it loses
+ * whatever it does: exact, its every move tried), OPEN (no win among so few moves), or -1
+ * on failure. Exact results are stored in the table as wins() stores them, so a later search
+ * at any width, or the full one, reads them; OPEN ones only in `open_nodes`, for this one
+ * question (the caller empties it). */
+static int proves(Core *self, const State *st, int prover, int width) {
+    u64 key[4];
+    if (key_of(self, st, key)) return -1;
+    int mine = self->side[st->turn] == prover;
+    Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
+    if (s) return (entry_result(s->v) != LOSS) == mine ? PROVEN : REFUTED;
+    if (map_find(&self->open_nodes, key[0], key[1], key[2], key[3])) return OPEN;
+    if (++self->nodes % CHECK_EVERY == 0 && call_check(self)) return -1;
+    long long before = self->nodes;
+    size_t base, total;
+    int opened = open_node(self, st, key, &base, &total);
+    if (opened) return opened < 0 ? -1 : mine ? PROVEN : REFUTED;
+    size_t tried = mine && (size_t)width < total ? (size_t)width : total;
+    int result = mine ? REFUTED : PROVEN; /* what every move tried so far gives */
+    int32_t winning = LOSS;
+    for (size_t i = 0; i < tried; i++) {
+        int move = self->scratch.data[base + i];
+        State child;
+        int found = mine ? PROVEN : REFUTED; /* a move that empties the hand (taken above as out now) */
+        if (successor(self, st, move, &child)) {
+            found = proves(self, &child, prover, width);
+            if (found < 0) {
+                self->scratch.len = base;
+                return -1;
+            }
+        }
+        if (found == (mine ? PROVEN : REFUTED)) { /* the mover wins with this move */
+            result = found;
+            winning = move;
+            break;
+        }
+        if (found == OPEN) {
+            result = OPEN;
+            if (!mine) break; /* the other side escapes the proof with this move */
+        }
+    }
+    self->scratch.len = base;
+    if (result == REFUTED && mine && tried < total) result = OPEN; /* moves left untried */
+    if (result == OPEN) {
+        if (self->most_entries && self->open_nodes.len >= self->most_entries && map_clear(&self->open_nodes))
+            return PyErr_NoMemory(), -1;
+        if (map_put(&self->open_nodes, key[0], key[1], key[2], key[3], 0)) return PyErr_NoMemory(), -1;
+        return OPEN;
+    }
+    return store_costing(self, key, winning, self->nodes - before + 1) ? -1 : result;
 }
 
 static int parse_state(Core *self, PyObject *args, State *st);

@@ -1,0 +1,159 @@
+"""Widening against the plain search: the same positions, decided or not within a limit, CPU seconds.
+
+    python benchmarks/widening.py [--limit 10] [--json benchmarks/results/widening.json]
+        [--page docs/open-hands.md]
+
+Each position is searched twice on the compiled core, each time by a fresh
+search under the same limit: once by the plain search alone (``wins`` at the
+root, what cpsolver did before widening) and once as ``solve`` decides it
+(:func:`cpsolver.endgame.widening.decide`: each side's narrow win first, then
+the full search). The time is the CPU seconds of the search alone
+(``time.process_time``: no start-up, no strategy read out). The positions are
+the benchmark's own (``benchmarks/endgame.py``, same seeds): its hundred
+three-player positions of 12/10/10 cards (``mid3``) and its forty random
+two-player ones (``random``).
+
+With ``--json`` the measurements are written as JSON; with ``--page`` the
+table between the page's ``widening`` markers is rewritten from them (the
+test ``tests/test_widening.py`` checks the page against the results file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from endgame import middle_three, random_two
+from endgame_tables import RANDOM_SIZES
+from markers import replaced
+
+from cpsolver.endgame.answer import new_search
+from cpsolver.endgame.solver import OutOfTime, State, state_of
+from cpsolver.endgame.tree import Tree
+from cpsolver.endgame.widening import decide
+from cpsolver.rules.position import Position
+
+START = "<!-- widening: start (benchmarks/widening.py writes this table) -->"
+END = "<!-- widening: end -->"
+WAYS: dict[str, Callable[[Tree, State], object]] = {
+    "plain": lambda search, root: search.wins(*root),
+    "widening": decide,
+}
+
+
+def positions(seed: int) -> list[tuple[str, str, Position]]:
+    """(group, name, position): the benchmark's 12/10/10 and random two-player positions."""
+    found = [("three players, 12/10/10", f"#{i}", p) for i, p in enumerate(middle_three(seed, 100))]
+    for sizes in RANDOM_SIZES:
+        group = f"two players, {sizes[0]}+{sizes[1]}"
+        found += [(group, f"#{i}", p) for i, p in enumerate(random_two(seed, sizes, 10))]
+    return found
+
+
+def searched(position: Position, way: str, limit: float) -> tuple[float | None, int]:
+    """CPU seconds of one fresh search deciding ``position`` (None: not within ``limit``), nodes."""
+    search = new_search(position.players, core="compiled")
+    root = state_of(search, position)
+    search.deadline = time.perf_counter() + limit
+    started = time.process_time()
+    try:
+        WAYS[way](search, root)
+    except OutOfTime:
+        return None, search.nodes
+    return time.process_time() - started, search.nodes
+
+
+def measure(limit: float, seed: int) -> dict[str, Any]:
+    """Every position, both ways."""
+    rows = []
+    for group, name, position in positions(seed):
+        row: dict[str, Any] = {"group": group, "name": name}
+        for way in WAYS:
+            row[way], row[f"{way}_nodes"] = searched(position, way, limit)
+        rows.append(row)
+        print(f"{group:<26} {name:<4} {row['plain']} / {row['widening']}", file=sys.stderr)
+    return {
+        "limit": limit,
+        "seed": seed,
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+        "rows": rows,
+    }
+
+
+def _seconds(row: dict[str, Any], way: str, limit: float) -> float:
+    """A search's CPU seconds, the limit where it did not decide."""
+    found: float | None = row[way]
+    return limit if found is None else found
+
+
+def table(results: dict[str, Any]) -> str:
+    """The markdown table of a run: each group's positions decided and CPU seconds, both ways."""
+    limit = results["limit"]
+    lines = [
+        (
+            f"| positions | decided within {limit:g} s, plain / widening | CPU s, all "
+            "(an undecided one counts the limit), plain / widening | time, widening ÷ plain "
+            "(median of those both decided) | widening slower by over 10% |"
+        ),
+        "|---|---:|---:|---:|---:|",
+    ]
+    rows = results["rows"]
+    for group in dict.fromkeys(row["group"] for row in rows):
+        mine = [row for row in rows if row["group"] == group]
+        both = [row for row in mine if row["plain"] and row["widening"]]
+        ratios = [row["widening"] / row["plain"] for row in both]
+        decided = {way: sum(row[way] is not None for row in mine) for way in WAYS}
+        totals = {way: sum(_seconds(row, way, limit) for row in mine) for way in WAYS}
+        slower = sum(ratio > 1.1 and row["widening"] > 0.01 for ratio, row in zip(ratios, both))
+        lines.append(
+            f"| {group} ({len(mine)}) | {decided['plain']} / {decided['widening']} "
+            f"| {totals['plain']:.1f} / {totals['widening']:.1f} "
+            f"| {statistics.median(ratios):.2f} | {slower} |"
+        )
+    load = results["load"]
+    lines.append("")
+    lines.append(
+        f"Measured on {results['machine']}, load {load:.1f} at the end, on the compiled core: "
+        f"`python benchmarks/widening.py --limit {limit:g}`."
+    )
+    return "\n".join(lines)
+
+
+def rewritten(page: str, results: dict[str, Any]) -> str:
+    """``page`` with its widening table rendered from ``results``."""
+    return replaced(page, START, END, table(results))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Measure (or read ``--results``), write ``--json``, rewrite ``--page``."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--limit", type=float, default=10.0, help="seconds a search (default 10)")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--json", type=Path, help="write the measurements here")
+    parser.add_argument("--results", type=Path, help="render from these, measuring nothing")
+    parser.add_argument("--page", type=Path, help="rewrite this page's widening table")
+    options = parser.parse_args(argv)
+    if options.results:
+        results = json.loads(options.results.read_text())
+    else:
+        results = measure(options.limit, options.seed)
+    if options.json:
+        options.json.write_text(json.dumps(results, indent=1) + "\n")
+    if options.page:
+        options.page.write_text(rewritten(options.page.read_text(), results))
+    print(table(results))
+
+
+if __name__ == "__main__":
+    main()

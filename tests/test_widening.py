@@ -1,0 +1,142 @@
+"""Widening (cpsolver.endgame.widening): what a narrow search settles is exact, on both cores.
+
+The verdicts are held to the brute-force minimax of ``endgame_reference``,
+which shares no code with the solver: the root's, and every position the
+narrow search left settled in the table (each one a later search trusts).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from endgame_reference import winner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cpsolver.endgame import compiled
+from cpsolver.endgame.answer import new_search, solve
+from cpsolver.endgame.solver import state_of
+from cpsolver.endgame.tree import OPEN, PROVEN, REFUTED, Tree
+from cpsolver.endgame.widening import WIDTHS, decide
+from cpsolver.io.positiongen import random_position
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.position import Position
+
+CORES = ["python", *(["compiled"] if compiled.available() else [])]
+needs_core = pytest.mark.skipif(not compiled.available(), reason="the compiled core was not built")
+
+
+def _small(seed: int, three: bool) -> Position:
+    """A position the brute force settles in well under a second, half of them mid-trick."""
+    sizes = ((1, 5), (1, 5), (1, 5)) if three else ((1, 7), (1, 7))
+    return random_position(random.Random(seed), sizes, 0.5)
+
+
+def _truth(position: Position) -> int:
+    return winner(position.hands, position.turn, position.table, position.by)
+
+
+def _settled_positions(
+    search: Tree, root: Position, most: int = 400
+) -> list[tuple[Position, bool]]:
+    """Positions reachable from ``root`` that the table settled, with the verdict it holds."""
+    found, seen, frontier = [], {root}, [root]
+    moves = generator()
+    while frontier and len(seen) < most:
+        position = frontier.pop()
+        settled = search.settled(state_of(search, position))
+        if settled is not None:
+            found.append((position, settled))
+        for play in moves.moves(position.hands[position.turn], position.table):
+            after = position.after(play)
+            if after is not None and after not in seen:
+                seen.add(after)
+                frontier.append(after)
+    return found
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    seed=st.integers(0, 10**9),
+    three=st.booleans(),
+    core=st.sampled_from(CORES),
+    prover=st.integers(0, 1),
+    width=st.integers(1, 4),
+)
+def test_a_narrow_search_proves_and_refutes_only_what_brute_force_agrees_with(
+    seed: int, three: bool, core: str, prover: int, width: int
+) -> None:
+    position = _small(seed, three)
+    search = new_search(position.players, core=core)
+    found = search.proves(*state_of(search, position), prover, width)
+    truth = _truth(position)
+    if found == PROVEN:
+        assert truth == prover
+    elif found == REFUTED:
+        assert truth != prover
+    else:
+        assert found == OPEN
+    # Whatever it left in the table, open or not, later searches read as exact.
+    for settled, mover_wins in _settled_positions(search, position):
+        mover = settled.side_of(settled.turn)
+        assert _truth(settled) == (mover if mover_wins else 1 - mover), settled
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**9), three=st.booleans(), core=st.sampled_from(CORES))
+def test_a_width_past_every_move_leaves_nothing_open(seed: int, three: bool, core: str) -> None:
+    """With every move tried, the narrow search is the full one: it proves or refutes."""
+    position = _small(seed, three)
+    truth = _truth(position)
+    for prover in (0, 1):
+        search = new_search(position.players, core=core)
+        found = search.proves(*state_of(search, position), prover, 10**6)
+        assert found == (PROVEN if truth == prover else REFUTED)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**9), three=st.booleans(), core=st.sampled_from(CORES))
+def test_deciding_by_widening_gives_the_brute_force_verdict(
+    seed: int, three: bool, core: str
+) -> None:
+    position = _small(seed, three)
+    search = new_search(position.players, core=core)
+    mover_wins, width = decide(search, state_of(search, position))
+    mover = position.side_of(position.turn)
+    assert (mover if mover_wins else 1 - mover) == _truth(position)
+    assert width is None or width in WIDTHS
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_an_open_node_is_open_for_its_question_only(core: str) -> None:
+    """Left open at width 1, the root is searched again, and won, at width 2 by the same search."""
+    position = Position.parse(
+        ["3559QK2", "TTJK"]
+    )  # the orderer's first lead loses, its second wins
+    search = new_search(2, core=core)
+    root = state_of(search, position)
+    assert search.proves(*root, 0, 1) == OPEN
+    assert search.settled(root) is None
+    assert search.proves(*root, 0, 2) == PROVEN
+    assert search.settled(root) is True and _truth(position) == 0
+
+
+def test_the_stats_say_which_width_decided() -> None:
+    result = solve(Position.parse(["KK 3", "QQ 4"]))
+    assert result.stats["width"] == 1 and result.winner == 0
+
+
+@needs_core
+@pytest.mark.parametrize("three", [False, True])
+def test_both_cores_search_the_same_nodes_to_the_same_narrow_verdicts(three: bool) -> None:
+    rng = random.Random(11 if three else 7)
+    sizes = ((6, 10), (5, 9), (5, 9)) if three else ((8, 13), (8, 13))
+    for _ in range(12):
+        position = random_position(rng, sizes, 0.5)
+        searches = [new_search(position.players, core=core) for core in ("python", "compiled")]
+        for width in (1, 2, 3):
+            for prover in (0, 1):
+                found = [s.proves(*state_of(s, position), prover, width) for s in searches]
+                assert found[0] == found[1], (position, prover, width)
+                assert searches[0].nodes == searches[1].nodes, (position, prover, width)
