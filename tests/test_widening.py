@@ -7,7 +7,10 @@ narrow search left settled in the table (each one a later search trusts).
 
 from __future__ import annotations
 
+import json
 import random
+import sys
+from pathlib import Path
 
 import pytest
 from endgame_reference import winner
@@ -23,6 +26,7 @@ from cpsolver.io.positiongen import random_position
 from cpsolver.rules.movegen import generator
 from cpsolver.rules.position import Position
 
+ROOT = Path(__file__).resolve().parents[1]
 CORES = ["python", *(["compiled"] if compiled.available() else [])]
 needs_core = pytest.mark.skipif(not compiled.available(), reason="the compiled core was not built")
 
@@ -140,3 +144,15 @@ def test_both_cores_search_the_same_nodes_to_the_same_narrow_verdicts(three: boo
                 found = [s.proves(*state_of(s, position), prover, width) for s in searches]
                 assert found[0] == found[1], (position, prover, width)
                 assert searches[0].nodes == searches[1].nodes, (position, prover, width)
+
+
+def test_the_open_hands_page_shows_the_widening_benchmark_as_measured() -> None:
+    """The table on docs/open-hands.md is benchmarks/widening.py's, from its results file."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import widening
+
+    page = (ROOT / "docs" / "open-hands.md").read_text()
+    results = json.loads((ROOT / "benchmarks" / "results" / "widening.json").read_text())
+    # Stale? python benchmarks/widening.py --json benchmarks/results/widening.json --page docs/open-hands.md
+    assert widening.rewritten(page, results) == page
+    assert {row["group"] for row in results["rows"]} >= {"three players, 12/10/10"}

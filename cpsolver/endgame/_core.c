@@ -62,7 +62,7 @@ static int Core_clear(Core *self) {
 
 static void Core_dealloc(Core *self) {
     PyObject_GC_UnTrack(self);
-    Map *maps[] = {&self->play_index, &self->table, &self->walked, &self->classes, &self->known, &self->hand_runs_out, &self->open_nodes};
+    Map *maps[] = CORE_MAPS(self);
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) map_free(maps[i]);
     free(self->cover.marks);
     free(self->plays);
@@ -151,7 +151,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     for (int turn = 0; turn < players; turn++)
         for (int p = 0; p < players; p++)
             if (self->side[p] != self->side[turn]) self->opponents[turn][self->opponent_count[turn]++] = p;
-    Map *maps[] = {&self->play_index, &self->table, &self->walked, &self->classes, &self->known, &self->hand_runs_out, &self->open_nodes};
+    Map *maps[] = CORE_MAPS(self);
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
         if (map_init(maps[i], 1024)) {
             PyErr_NoMemory();
@@ -428,19 +428,21 @@ static PyObject *Core_get_evictions(Core *self, void *Py_UNUSED(closure)) {
 /* (held, largest): the bytes of every table, cache and list the search allocated, and of the
  * largest one, which its next growth would double (old and new both held for a moment). */
 static PyObject *Core_get_bytes(Core *self, void *Py_UNUSED(closure)) {
-    size_t blocks[14], n = 0;
-    const Map *maps[] = {&self->play_index, &self->table, &self->walked, &self->classes, &self->known, &self->hand_runs_out, &self->open_nodes};
-    for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) blocks[n++] = maps[i]->cap * sizeof(Slot);
-    const Ints *lists[] = {&self->plans, &self->class_lists, &self->arena, &self->run_plans, &self->scratch};
-    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) blocks[n++] = lists[i]->cap * sizeof(int32_t);
-    blocks[n++] = self->play_cap * sizeof(PlayRecord);
-    blocks[n++] = self->known_cap * sizeof(Known);
-    blocks[n++] = self->cover.cap * sizeof(Mark);
     size_t held = 0, largest = 0;
-    for (size_t i = 0; i < n; i++) {
-        held += blocks[i];
-        if (blocks[i] > largest) largest = blocks[i];
-    }
+#define HELD(bytes)                              \
+    do {                                         \
+        size_t b_ = (bytes);                     \
+        held += b_;                              \
+        if (b_ > largest) largest = b_;          \
+    } while (0)
+    Map *maps[] = CORE_MAPS(self);
+    for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) HELD(maps[i]->cap * sizeof(Slot));
+    const Ints *lists[] = {&self->plans, &self->class_lists, &self->arena, &self->run_plans, &self->scratch};
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) HELD(lists[i]->cap * sizeof(int32_t));
+    HELD(self->play_cap * sizeof(PlayRecord));
+    HELD(self->known_cap * sizeof(Known));
+    HELD(self->cover.cap * sizeof(Mark));
+#undef HELD
     return Py_BuildValue("(nn)", (Py_ssize_t)held, (Py_ssize_t)largest);
 }
 

@@ -75,6 +75,13 @@ typedef struct {
     Ints scratch; /* the moves of every open node, a stack */
 } Core;
 
+/* Every map a core holds: each made, freed and counted alike. */
+#define CORE_MAPS(self)                                                                                     \
+    {                                                                                                       \
+        &(self)->play_index, &(self)->table, &(self)->walked, &(self)->classes, &(self)->known,            \
+            &(self)->hand_runs_out, &(self)->open_nodes                                                     \
+    }
+
 static double clock_now(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
