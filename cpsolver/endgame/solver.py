@@ -18,6 +18,9 @@ What makes it fast:
   fewest plays in hand, the lowest first, so that the winning move is
   usually met first;
 - over a partner's play, passing is tried first; over an opponent's, last;
+- ``proves``: one side's win sought among its first few moves at each of its
+  nodes, every move of the other side answered (widening,
+  :mod:`cpsolver.endgame.widening`), before the full search;
 - plays are small ints inside the search (their index in ``play_of``), so
   that the tables hash ints and tuples of ints only.
 """
@@ -103,7 +106,7 @@ class Search(PackedRules, Tree):
         if entry is not False:
             return entry is not None
         self._tick()
-        moves = self._open(state, key)
+        moves = self._node_moves(state, key)
         if moves is None:
             return True
         side = self.side[turn]
@@ -140,7 +143,7 @@ class Search(PackedRules, Tree):
         if key in self._open_nodes:
             return OPEN
         self._tick()
-        moves = self._open(state, key)
+        moves = self._node_moves(state, key)
         if moves is None:
             return PROVEN if mine else REFUTED
         wanted = PROVEN if mine else REFUTED  # what a child gives when the mover wins by it
@@ -164,7 +167,7 @@ class Search(PackedRules, Tree):
             self.table[key] = None
         return result
 
-    def _open(self, state: State, key: State) -> list[Move] | None:
+    def _node_moves(self, state: State, key: State) -> list[Move] | None:
         """A node's shortcuts (a win found by one is stored: None), else its moves in order.
 
         The list is the move orderer's own, shared: read it, never change it.

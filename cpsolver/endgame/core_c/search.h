@@ -157,10 +157,10 @@ static int successor(const Core *self, const State *st, int move, State *child) 
     return 1;
 }
 
-/* A node opened for search: its shortcuts tried (a win found by one is stored), else its
- * moves pushed on the scratch stack in the order they are tried.
+/* A node's moves, unless a shortcut wins it: the shortcuts tried (a win found by one is
+ * stored), else the moves pushed on the scratch stack in the order they are tried.
  * Returns 1 (the mover wins by a shortcut), 0 (moves pushed at *base, *total of them), -1 failure. */
-static int open_node(Core *self, const State *st, const u64 *key, size_t *base, size_t *total) {
+static int node_moves(Core *self, const State *st, const u64 *key, size_t *base, size_t *total) {
     u64 hand = st->hands[st->turn];
     int side = self->side[st->turn];
     u64 opponents[2];
@@ -219,8 +219,8 @@ static int wins(Core *self, const State *st) {
     long long before = self->nodes;
     int side = self->side[st->turn];
     size_t base, total;
-    int opened = open_node(self, st, key, &base, &total);
-    if (opened) return opened;
+    int shortcut = node_moves(self, st, key, &base, &total);
+    if (shortcut) return shortcut;
     int result = 0;
     for (size_t i = 0; i < total; i++) {
         int move = self->scratch.data[base + i];
@@ -270,8 +270,8 @@ static int proves(Core *self, const State *st, int prover, int width) {
     if (++self->nodes % CHECK_EVERY == 0 && call_check(self)) return -1;
     long long before = self->nodes;
     size_t base, total;
-    int opened = open_node(self, st, key, &base, &total);
-    if (opened) return opened < 0 ? -1 : mine ? PROVEN : REFUTED;
+    int shortcut = node_moves(self, st, key, &base, &total);
+    if (shortcut) return shortcut < 0 ? -1 : mine ? PROVEN : REFUTED;
     size_t tried = mine && (size_t)width < total ? (size_t)width : total;
     int result = mine ? REFUTED : PROVEN; /* what every move tried so far gives */
     int32_t winning = LOSS;
