@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import random
 import statistics
 import sys
@@ -34,7 +32,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from endgame_tables import PUZZLES
-from markers import replaced
+from machine import where_measured
+from markers import publish, replaced
 
 from cpsolver.endgame.answer import new_search
 from cpsolver.endgame.solver import state_of
@@ -100,8 +99,7 @@ def measure(runs: int, seed: int) -> dict[str, Any]:
     return {
         "runs": runs,
         "seed": seed,
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-        "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+        **where_measured(),
         "rows": rows,
     }
 
@@ -163,10 +161,7 @@ def main(argv: list[str] | None = None) -> None:
         results = json.loads(options.source.read_text())
     else:
         results = measure(options.runs, options.seed)
-    if options.json is not None:
-        options.json.write_text(json.dumps(results, indent=1) + "\n")
-    if options.page is not None:
-        options.page.write_text(rewritten(options.page.read_text(), results))
+    publish(results, options.json, options.page, rewritten)
     print(table(results))
 
 

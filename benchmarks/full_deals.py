@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -34,6 +32,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from machine import where_measured
 from markers import replaced
 
 from cpsolver.endgame.answer import core_name
@@ -80,8 +79,7 @@ def summary(records: list[dict[str, Any]], options: dict[str, Any]) -> dict[str,
         ],
         "median_decided_cpu_seconds": statistics.median(solved_seconds) if solved_seconds else None,
         "core": core_name(),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-        "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+        **where_measured(),
     }
 
 

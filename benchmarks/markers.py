@@ -7,6 +7,11 @@ a test holds the page to what the script renders from its results file.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
 
 def replaced(page: str, start: str, end: str, block: str) -> str:
     """``page`` with what lies between its ``start`` and ``end`` markers made ``block``.
@@ -17,3 +22,16 @@ def replaced(page: str, start: str, end: str, block: str) -> str:
     before, rest = page.split(start, 1)
     _, after = rest.split(end, 1)
     return f"{before}{start}\n{block}\n{end}{after}"
+
+
+def publish(
+    results: dict[str, Any],
+    json_path: Path | None,
+    page: Path | None,
+    rewritten: Callable[[str, dict[str, Any]], str],
+) -> None:
+    """Write ``results`` as JSON to ``json_path`` and rewrite ``page`` from them (each if given)."""
+    if json_path is not None:
+        json_path.write_text(json.dumps(results, indent=1) + "\n")
+    if page is not None:
+        page.write_text(rewritten(page.read_text(), results))

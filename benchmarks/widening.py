@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import platform
 import statistics
 import sys
 import time
@@ -35,7 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from endgame import middle_three, random_two
 from endgame_tables import RANDOM_SIZES
-from markers import replaced
+from machine import where_measured
+from markers import publish, replaced
 
 from cpsolver.endgame.answer import new_search
 from cpsolver.endgame.solver import OutOfTime, State, state_of
@@ -85,8 +84,7 @@ def measure(limit: float, seed: int) -> dict[str, Any]:
     return {
         "limit": limit,
         "seed": seed,
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
-        "load": os.getloadavg()[0] if hasattr(os, "getloadavg") else None,
+        **where_measured(),
         "rows": rows,
     }
 
@@ -136,22 +134,19 @@ def rewritten(page: str, results: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Measure (or read ``--results``), write ``--json``, rewrite ``--page``."""
+    """Measure (or read ``--from``), write ``--json``, rewrite ``--page``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=float, default=10.0, help="seconds a search (default 10)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--json", type=Path, help="write the measurements here")
-    parser.add_argument("--results", type=Path, help="render from these, measuring nothing")
+    parser.add_argument("--from", dest="source", type=Path, help="render this results file")
     parser.add_argument("--page", type=Path, help="rewrite this page's widening table")
     options = parser.parse_args(argv)
-    if options.results:
-        results = json.loads(options.results.read_text())
+    if options.source is not None:
+        results = json.loads(options.source.read_text())
     else:
         results = measure(options.limit, options.seed)
-    if options.json:
-        options.json.write_text(json.dumps(results, indent=1) + "\n")
-    if options.page:
-        options.page.write_text(rewritten(options.page.read_text(), results))
+    publish(results, options.json, options.page, rewritten)
     print(table(results))
 
 
