@@ -6,7 +6,7 @@
 Each position is searched twice on the compiled core, each time by a fresh
 search under the same limit: once by the plain search alone (``wins`` at the
 root, what cpsolver did before widening) and once as ``solve`` decides it
-(:func:`cpsolver.endgame.widening.decide`: each side's narrow win first, then
+(``Tree.decide``, :mod:`cpsolver.endgame.tree`: each side's narrow win first, then
 the full search). The time is the CPU seconds of the search alone
 (``time.process_time``: no start-up, no strategy read out). The positions are
 the benchmark's own (``benchmarks/endgame.py``, same seeds): its hundred
@@ -39,14 +39,13 @@ from markers import publish, replaced
 from cpsolver.endgame.answer import new_search
 from cpsolver.endgame.solver import OutOfTime, State, state_of
 from cpsolver.endgame.tree import Tree
-from cpsolver.endgame.widening import decide
 from cpsolver.rules.position import Position
 
 START = "<!-- widening: start (benchmarks/widening.py writes this table) -->"
 END = "<!-- widening: end -->"
 WAYS: dict[str, Callable[[Tree, State], object]] = {
     "plain": lambda search, root: search.wins(*root),
-    "widening": decide,
+    "widening": lambda search, root: search.decide(root),
 }
 
 

@@ -1,4 +1,4 @@
-"""Widening (cpsolver.endgame.widening): what a narrow search settles is exact, on both cores.
+"""Widening (``Tree.proves``, ``Tree.decide``): what a narrow search settles is exact, on both cores.
 
 The verdicts are held to the brute-force minimax of ``endgame_reference``,
 which shares no code with the solver: the root's, and every position the
@@ -20,8 +20,7 @@ from hypothesis import strategies as st
 from cpsolver.endgame import compiled
 from cpsolver.endgame.answer import new_search, solve
 from cpsolver.endgame.solver import state_of
-from cpsolver.endgame.tree import OPEN, PROVEN, REFUTED, Tree
-from cpsolver.endgame.widening import WIDTHS, decide
+from cpsolver.endgame.tree import OPEN, PROVEN, REFUTED, WIDTHS, Tree
 from cpsolver.io.positiongen import random_position
 from cpsolver.rules.movegen import generator
 from cpsolver.rules.position import Position
@@ -106,7 +105,7 @@ def test_deciding_by_widening_gives_the_brute_force_verdict(
 ) -> None:
     position = _small(seed, three)
     search = new_search(position.players, core=core)
-    mover_wins, width = decide(search, state_of(search, position))
+    mover_wins, width = search.decide(state_of(search, position))
     mover = position.side_of(position.turn)
     assert (mover if mover_wins else 1 - mover) == _truth(position)
     assert width is None or width in WIDTHS

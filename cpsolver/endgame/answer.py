@@ -21,7 +21,6 @@ from cpsolver.endgame.budget import DEFAULT_MEMORY, MemoryBudget, OutOfMemory
 from cpsolver.endgame.solver import OutOfTime, Search, State, state_of
 from cpsolver.endgame.strategy import Strategy
 from cpsolver.endgame.tree import Tree
-from cpsolver.endgame.widening import decide
 from cpsolver.io.memory import peak_memory_mb
 from cpsolver.io.positioncorpus import PositionDocument
 from cpsolver.rules.errors import CpsolverError
@@ -172,7 +171,7 @@ def solve(
     root = state_of(search, position)
     mover = position.side_of(position.turn)
     try:
-        mover_wins, width = decide(search, root)
+        mover_wins, width = search.decide(root)
         moves = _winning_moves(search, root, all_moves) if mover_wins else []
     except (OutOfTime, OutOfMemory) as stop:
         stats = _stats(search, started)

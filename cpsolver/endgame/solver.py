@@ -19,8 +19,8 @@ What makes it fast:
   usually met first;
 - over a partner's play, passing is tried first; over an opponent's, last;
 - ``proves``: one side's win sought among its first few moves at each of its
-  nodes, every move of the other side answered (widening,
-  :mod:`cpsolver.endgame.widening`), before the full search;
+  nodes, every move of the other side answered (widening: ``Tree.decide``),
+  before the full search;
 - plays are small ints inside the search (their index in ``play_of``), so
   that the tables hash ints and tuples of ints only.
 """
@@ -126,7 +126,7 @@ class Search(PackedRules, Tree):
         """Whether side ``prover`` wins trying only its first ``width`` moves at each of its nodes.
 
         PROVEN or REFUTED (exact, and kept in the table as :meth:`wins` keeps
-        them), or OPEN: no win among so few moves. See :mod:`cpsolver.endgame.widening`.
+        them), or OPEN: no win among so few moves. See :meth:`Tree.decide`.
         """
         self._open_nodes = set()
         try:

@@ -21,6 +21,9 @@ PASS = -1
 # What :meth:`Tree.proves` finds: the prover wins, it loses whatever it does, or no win among
 # the moves it was allowed.
 REFUTED, PROVEN, OPEN = 0, 1, 2
+# The widths :meth:`Tree.decide` asks each side at, in turn; chosen on the 12/10/10 positions
+# of ``benchmarks/endgame.py --only mid3`` (``benchmarks/widening.py`` measures them).
+WIDTHS = (1, 2, 3, 4, 6)
 Move = int  # a play's number, or PASS
 State = tuple[tuple[int, ...], int, int, int]  # packed hands, turn, table play (or NO_TABLE), by
 Entry = Move | tuple[Move, ...] | None  # the winning move, a plan that runs out, or None: a loss
@@ -154,7 +157,7 @@ class Tree:
             if mover_wins is None:
                 if not search:
                     continue
-                mover_wins = self.wins(*child)
+                mover_wins = self.decide(child)[0]
             mover = self.side[child[1]]
             found[move] = mover if mover_wins else 1 - mover
         return found
@@ -181,13 +184,37 @@ class Tree:
             return moves
         return [PASS, *moves] if self.side[by] == self.side[turn] else [*moves, PASS]
 
+    def decide(self, state: State) -> tuple[bool, int | None]:
+        """Whether the side to move wins at ``state``, and the width that decided (None: all).
+
+        Widening. The plain search (:meth:`wins`), when a node's first move
+        fails, proves that failure in full: the other side's whole winning
+        strategy against it, every reply of this side included; on
+        three-player positions most of the work goes there. So each side is
+        first asked in turn, the side to move first, a narrower question
+        (:meth:`proves`): does it win trying only its first 1, 2, 3, 4 or 6
+        moves at each of its nodes, every move of the other side answered?
+        A win found so is exact and kept; a node where so few moves find
+        none is left open, which costs far less than refuting it. What both
+        sides leave open at width 6, the full search decides, reading every
+        exact result stored on the way. Raises what the search raises at
+        its limits (out of time, out of memory).
+        """
+        mover = self.side[state[1]]
+        for width in WIDTHS:
+            for prover in (mover, 1 - mover):
+                found = self.proves(*state, prover, width)
+                if found != OPEN:
+                    return (found == PROVEN) == (prover == mover), width
+        return self.wins(*state), None
+
     def winning_moves(self, state: State) -> list[Move]:
         """Every move after which the side to move at ``state`` wins (searched as needed)."""
         side = self.side[state[1]]
         found = []
         for move in self.legal(state):
             child = self.successor(state, move)
-            if child is None or self.wins(*child) == (self.side[child[1]] == side):
+            if child is None or self.decide(child)[0] == (self.side[child[1]] == side):
                 found.append(move)
         return found
 
