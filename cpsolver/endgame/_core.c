@@ -165,9 +165,9 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     return 0;
 }
 
-static int parse_state(Core *self, PyObject *args, State *st) {
-    PyObject *hands;
-    if (!PyArg_ParseTuple(args, "Oiii", &hands, &st->turn, &st->table, &st->by)) return -1;
+/* The state of `hands` (a sequence of packed hands) with st->turn, st->table and st->by
+ * already read: its hands filled in and the whole checked; -1 with an exception set. */
+static int fill_state(Core *self, PyObject *hands, State *st) {
     PyObject *seq = PySequence_Fast(hands, "hands must be a sequence");
     if (!seq) return -1;
     if (PySequence_Fast_GET_SIZE(seq) != self->players) {
@@ -191,6 +191,13 @@ static int parse_state(Core *self, PyObject *args, State *st) {
         return -1;
     }
     return 0;
+}
+
+/* A state from the arguments (hands, turn, table, by). */
+static int parse_state(Core *self, PyObject *args, State *st) {
+    PyObject *hands;
+    if (!PyArg_ParseTuple(args, "Oiii", &hands, &st->turn, &st->table, &st->by)) return -1;
+    return fill_state(self, hands, st);
 }
 
 /* A failure of the search as Python sees it: the exception set, or None when the time ran out. */
@@ -218,22 +225,11 @@ static PyObject *Core_wins(Core *self, PyObject *args) {
 /* proves(hands, turn, table, by, prover, width): 1 proven, 0 refuted, 2 open at this width. */
 static PyObject *Core_proves(Core *self, PyObject *args) {
     State st;
+    PyObject *hands;
     int prover, width;
-    Py_ssize_t n = PyTuple_GET_SIZE(args);
-    if (n != 6) {
-        PyErr_SetString(PyExc_TypeError, "proves(hands, turn, table, by, prover, width)");
+    if (!PyArg_ParseTuple(args, "Oiiiii", &hands, &st.turn, &st.table, &st.by, &prover, &width) ||
+        fill_state(self, hands, &st))
         return NULL;
-    }
-    PyObject *state = PyTuple_GetSlice(args, 0, 4);
-    if (!state) return NULL;
-    int bad = parse_state(self, state, &st);
-    Py_DECREF(state);
-    if (bad) return NULL;
-    PyObject *question = PyTuple_GetSlice(args, 4, 6);
-    if (!question) return NULL;
-    bad = !PyArg_ParseTuple(question, "ii", &prover, &width);
-    Py_DECREF(question);
-    if (bad) return NULL;
     if (prover < 0 || prover > 1 || width < 1) {
         PyErr_SetString(PyExc_ValueError, "a prover is side 0 or 1, a width at least 1");
         return NULL;

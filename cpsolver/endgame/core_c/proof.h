@@ -143,13 +143,10 @@ static int row_text(Core *self, void *sink, const State *st, int winning, const 
 /* strategy_text(hands, turn, table, by, hand_name, play_name) -> str */
 static PyObject *Core_strategy_text(Core *self, PyObject *args) {
     PyObject *hands, *hand_name, *play_name;
-    int turn, table, by;
-    if (!PyArg_ParseTuple(args, "OiiiOO", &hands, &turn, &table, &by, &hand_name, &play_name)) return NULL;
-    PyObject *state = Py_BuildValue("(Oiii)", hands, turn, table, by);
     State st;
-    int bad = !state || parse_state(self, state, &st);
-    Py_XDECREF(state);
-    if (bad) return NULL;
+    if (!PyArg_ParseTuple(args, "OiiiOO", &hands, &st.turn, &st.table, &st.by, &hand_name, &play_name) ||
+        fill_state(self, hands, &st))
+        return NULL;
     ProofText p = {{NULL, 0, 0}, {NULL, 0, 0}, hand_name, play_name, {NULL, 0, 0, 0}, NULL, 0, 0};
     PyObject *answer = NULL;
     p.play_room = self->play_count + 1;

@@ -308,6 +308,7 @@ static int proves(Core *self, const State *st, int prover, int width) {
 }
 
 static int parse_state(Core *self, PyObject *args, State *st);
+static int fill_state(Core *self, PyObject *hands, State *st);
 static PyObject *failure(Core *self);
 
 #endif
