@@ -128,11 +128,10 @@ class Search(PackedRules, Tree):
         PROVEN or REFUTED (exact, and kept in the table as :meth:`wins` keeps
         them), or OPEN: no win among so few moves. See :meth:`Tree.decide`.
         """
-        self._open_nodes = set()
         try:
             return self._proves((hands, turn, table, by), prover, width)
         finally:
-            self._open_nodes = set()  # what was left open holds for this question only
+            self._open_nodes.clear()  # what was left open holds for this question only
 
     def _proves(self, state: State, prover: int, width: int) -> int:
         key = state if state[2] == NO_TABLE else self.key(state)
