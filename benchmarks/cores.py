@@ -21,7 +21,6 @@ table between the page's ``cores`` markers is rewritten from them (the test
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
 import sys
@@ -33,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from endgame_tables import PUZZLES
 from machine import where_measured
-from markers import publish, replaced
+from markers import page_benchmark, replaced
 
 from cpsolver.endgame.answer import new_search
 from cpsolver.endgame.solver import state_of
@@ -152,17 +151,9 @@ def rewritten(page: str, results: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--json", type=Path, help="write the measurements here")
-    parser.add_argument("--from", dest="source", type=Path, help="render this results file")
-    parser.add_argument("--page", type=Path, help="rewrite this page's cores table")
-    options = parser.parse_args(argv)
-    if options.source is not None:
-        results = json.loads(options.source.read_text())
-    else:
-        results = measure(options.runs, options.seed)
-    publish(results, options.json, options.page, rewritten)
-    print(table(results))
+    page_benchmark(
+        parser, lambda options: measure(options.runs, options.seed), table, rewritten, argv
+    )
 
 
 if __name__ == "__main__":

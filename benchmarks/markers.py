@@ -7,6 +7,7 @@ a test holds the page to what the script renders from its results file.
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -24,14 +25,33 @@ def replaced(page: str, start: str, end: str, block: str) -> str:
     return f"{before}{start}\n{block}\n{end}{after}"
 
 
-def publish(
-    results: dict[str, Any],
-    json_path: Path | None,
-    page: Path | None,
-    rewritten: Callable[[str, dict[str, Any]], str],
+Results = dict[str, Any]
+
+
+def page_benchmark(
+    parser: argparse.ArgumentParser,
+    measure: Callable[[argparse.Namespace], Results],
+    table: Callable[[Results], str],
+    rewritten: Callable[[str, Results], str],
+    argv: list[str] | None = None,
 ) -> None:
-    """Write ``results`` as JSON to ``json_path`` and rewrite ``page`` from them (each if given)."""
-    if json_path is not None:
-        json_path.write_text(json.dumps(results, indent=1) + "\n")
-    if page is not None:
-        page.write_text(rewritten(page.read_text(), results))
+    """The command line of a benchmark with one table on a page: ``parser``'s own options, then
+    ``--seed``, ``--json``, ``--from`` and ``--page``.
+
+    It measures (or renders the ``--from`` results file, measuring nothing), writes the
+    results to ``--json``, rewrites the table on ``--page``, and prints the table.
+    """
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--json", type=Path, help="write the measurements here")
+    parser.add_argument("--from", dest="source", type=Path, help="render this results file")
+    parser.add_argument("--page", type=Path, help="rewrite this page's table")
+    options = parser.parse_args(argv)
+    if options.source is not None:
+        results = json.loads(options.source.read_text())
+    else:
+        results = measure(options)
+    if options.json is not None:
+        options.json.write_text(json.dumps(results, indent=1) + "\n")
+    if options.page is not None:
+        options.page.write_text(rewritten(options.page.read_text(), results))
+    print(table(results))

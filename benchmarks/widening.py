@@ -21,7 +21,6 @@ test ``tests/test_widening.py`` checks the page against the results file).
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -34,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from endgame import middle_three, random_two
 from endgame_tables import RANDOM_SIZES
 from machine import where_measured
-from markers import publish, replaced
+from markers import page_benchmark, replaced
 
 from cpsolver.endgame.answer import new_search
 from cpsolver.endgame.solver import OutOfTime, State, state_of
@@ -136,17 +135,9 @@ def main(argv: list[str] | None = None) -> None:
     """Measure (or read ``--from``), write ``--json``, rewrite ``--page``."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=float, default=10.0, help="seconds a search (default 10)")
-    parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--json", type=Path, help="write the measurements here")
-    parser.add_argument("--from", dest="source", type=Path, help="render this results file")
-    parser.add_argument("--page", type=Path, help="rewrite this page's widening table")
-    options = parser.parse_args(argv)
-    if options.source is not None:
-        results = json.loads(options.source.read_text())
-    else:
-        results = measure(options.limit, options.seed)
-    publish(results, options.json, options.page, rewritten)
-    print(table(results))
+    page_benchmark(
+        parser, lambda options: measure(options.limit, options.seed), table, rewritten, argv
+    )
 
 
 if __name__ == "__main__":
