@@ -169,7 +169,7 @@ def test_under_the_memory_caps_evictions_the_answers_stay_exact() -> None:
             64 * 2**20,
             resident=lambda reads=reads: 10**12 if next(reads) % 3 else 0,
             every=1,
-            fewest=50,
+            fewest=20,
         )
         built = solve(position, rules, all_moves=True, memory=budget, core="compiled")
         python = solve(position, rules, all_moves=True, memory=None, core="python")

@@ -202,3 +202,35 @@ def test_the_walks_memo_is_held_to_the_tables_bound() -> None:
     assert result.stats["strategy_stopped"] == "memory" and result.line == []
     roomy = solve(LEVEL_50, time_limit=600, memory=MemoryBudget(8 * 2**20, resident=lambda: 0))
     assert roomy.stats["strategy_nodes"] == 13_078
+
+
+@pytest.mark.parametrize("core", ["python", *(["compiled"] if compiled.available() else [])])
+def test_results_too_cheap_to_keep_are_searched_again_when_asked_for(core: str) -> None:
+    """The table keeps a result only if it took three nodes or more, and always the root's;
+    ``entry`` of a state left out searches it again and gives what the brute force gives."""
+    from endgame_reference import winner
+
+    from cpsolver.endgame.answer import new_search
+    from cpsolver.endgame.solver import state_of
+
+    rng = random.Random(3)
+    left_out = 0
+    for _ in range(6):
+        position = random_position(rng, ((3, 5), (3, 5), (3, 5)), 0.5)
+        search = new_search(position.players, core=core)
+        root = state_of(search, position)
+        search.wins(*root)
+        assert search.lookup(root) is not False
+        assert search.table_size < search.nodes
+        for move in search.legal(root):
+            child = search.successor(root, move)
+            if child is None or search.lookup(child) is not False:
+                continue
+            left_out += 1
+            entry = search.entry(child)
+            mover = 0 if child[1] == 0 else 1
+            after = position.after(None if move == -1 else search.play(move))
+            assert after is not None
+            truth = winner(after.hands, after.turn, after.table, after.by)
+            assert (entry is not None) == (truth == mover), (position, move)
+    assert left_out > 0

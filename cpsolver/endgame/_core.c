@@ -32,6 +32,7 @@
 #include "core_c/tables.h"
 #include "core_c/moves.h"
 #include "core_c/hands.h"
+#include "core_c/kickers.h"
 #include "core_c/search.h"
 #include "core_c/strategy.h"
 #include "core_c/proof.h"
@@ -151,6 +152,8 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
     for (int turn = 0; turn < players; turn++)
         for (int p = 0; p < players; p++)
             if (self->side[p] != self->side[turn]) self->opponents[turn][self->opponent_count[turn]++] = p;
+    for (int turn = 0; turn < players; turn++) self->alone[turn] = self->opponent_count[turn] == players - 1;
+    memset(self->swappable, -1, sizeof self->swappable);
     Map *maps[] = CORE_MAPS(self);
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++)
         if (map_init(maps[i], 1024)) {
@@ -216,8 +219,15 @@ static PyObject *failure(Core *self) {
 
 static PyObject *Core_wins(Core *self, PyObject *args) {
     State st;
-    if (parse_state(self, args, &st)) return NULL;
+    PyObject *hands;
+    int keep_all = 0;
+    if (!PyArg_ParseTuple(args, "Oiii|p", &hands, &st.turn, &st.table, &st.by, &keep_all) ||
+        fill_state(self, hands, &st))
+        return NULL;
+    if (key_of(self, &st, self->root)) return NULL;
+    self->keep_all = keep_all;
     int won = wins(self, &st);
+    self->keep_all = 0;
     if (won < 0) return failure(self);
     return PyBool_FromLong(won);
 }
@@ -234,6 +244,7 @@ static PyObject *Core_proves(Core *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "a prover is side 0 or 1, a width at least 1");
         return NULL;
     }
+    if (key_of(self, &st, self->root)) return NULL;
     int found = proves(self, &st, prover, width);
     /* What was left open holds for this question only. */
     if (map_clear(&self->open_nodes)) return PyErr_NoMemory();
@@ -450,7 +461,8 @@ static PyMethodDef Core_methods[] = {
     {"proves", (PyCFunction)Core_proves, METH_VARARGS,
      "proves(hands, turn, table, by, prover, width): 1, side prover wins; 0, it loses; 2, open."},
     {"wins", (PyCFunction)Core_wins, METH_VARARGS,
-     "wins(hands, turn, table, by): whether the side to move wins (TimeoutError past the deadline)."},
+     "wins(hands, turn, table, by, keep_all=False): whether the side to move wins (TimeoutError past the\n"
+     "deadline); with keep_all, every result found is kept in the table, however cheap."},
     {"ordered", (PyCFunction)Core_ordered, METH_VARARGS,
      "ordered(hand, table): the plays (table -1) or answers in the search's order, the pass left out."},
     {"lookup", (PyCFunction)Core_lookup, METH_VARARGS,

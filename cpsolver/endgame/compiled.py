@@ -214,6 +214,13 @@ class CompiledSearch(Tree):
         except TimeoutError:  # the C clock ran out during long work on one hand
             raise OutOfTime from None
 
+    def settle(self, state: State) -> bool:
+        """:meth:`wins`, keeping every result found, however cheap."""
+        try:
+            return bool(self._core.wins(*state, True))
+        except TimeoutError:
+            raise OutOfTime from None
+
     def proves(
         self, hands: tuple[int, ...], turn: int, table: Move, by: int, prover: int, width: int
     ) -> int:

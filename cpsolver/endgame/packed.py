@@ -9,8 +9,10 @@ only the numbering of plays stays, because the search's keys are written in it.
 
 from __future__ import annotations
 
+from cpsolver.endgame.kickers import Kickers
 from cpsolver.rules.cards import RANK_COUNT, Hand
 from cpsolver.rules.movegen import MoveGenerator, generator
+from cpsolver.rules.patterns import Pattern
 from cpsolver.rules.plays import Kind, Play
 from cpsolver.rules.ruleset import RuleSet
 
@@ -51,6 +53,8 @@ class PackedRules:
         self._strong: list[bool] = []
         self._rank: list[int] = []
         self._size: list[int] = []
+        self._pattern: list[Pattern | None] = []
+        self._kickers = Kickers(self.moves.rules)
         self._plays: dict[int, list[int]] = {}
         self._answers: dict[int, dict[int, list[int]]] = {}
         self._answerable: dict[int, dict[int, bool]] = {}
@@ -59,6 +63,8 @@ class PackedRules:
         self._splits = 0  # fewest-plays splits worked out, for the clock
         self._lead_order: dict[int, list[Move]] = {}
         self._answer_order: dict[int, dict[Move, list[Move]]] = {}
+        self._alone_lead_order: dict[int, list[Move]] = {}
+        self._alone_answer_order: dict[int, dict[Move, list[Move]]] = {}
         self._wholes: dict[int, Move] = {}
 
     def forget(self) -> None:
@@ -71,6 +77,8 @@ class PackedRules:
             self._fewest,
             self._lead_order,
             self._answer_order,
+            self._alone_lead_order,
+            self._alone_answer_order,
             self._wholes,
         ):
             cache.clear()
@@ -88,6 +96,7 @@ class PackedRules:
             self._strong.append(play.kind is Kind.BOMB or play.kind is Kind.ROCKET)
             self._rank.append(play.rank)
             self._size.append(play.size)
+            self._pattern.append(self.moves.pattern_of(play))
         return found
 
     def plays(self, hand: int) -> list[Move]:
@@ -219,19 +228,46 @@ class PackedRules:
             found = self._lead_order[hand] = self._ordered(self.plays(hand), hand)
         return found
 
-    def _ordered_answers(self, hand: int, table: Move, partner: bool) -> list[Move]:
-        """The answers to ``table`` from ``hand`` and the pass, most promising first.
-
-        Over a partner's play (``partner``), passing comes first; over an
-        opponent's, last.
-        """
+    def _ordered_answers(self, hand: int, table: Move) -> list[Move]:
+        """The answers to ``table`` from ``hand``, most promising first (the pass left out)."""
         by_table = self._answer_order.get(hand)
         if by_table is None:
             by_table = self._answer_order[hand] = {}
         found = by_table.get(table)
         if found is None:
             found = by_table[table] = self._ordered(self.answers(hand, table), hand)
-        return [PASS, *found] if partner else [*found, PASS]
+        return found
+
+    def _alone_plays(self, hand: int) -> list[Move]:
+        """:meth:`_ordered_plays` without the plays a player with no partner never needs
+        (:mod:`cpsolver.endgame.kickers`)."""
+        found = self._alone_lead_order.get(hand)
+        if found is None:
+            found = self._alone_lead_order[hand] = self._needed(self._ordered_plays(hand), hand)
+        return found
+
+    def _alone_answers(self, hand: int, table: Move) -> list[Move]:
+        """:meth:`_ordered_answers` without the answers a player with no partner never needs."""
+        by_table = self._alone_answer_order.get(hand)
+        if by_table is None:
+            by_table = self._alone_answer_order[hand] = {}
+        found = by_table.get(table)
+        if found is None:
+            found = by_table[table] = self._needed(self._ordered_answers(hand, table), hand)
+        return found
+
+    def _needed(self, moves: list[Move], hand: int) -> list[Move]:
+        needless, packed_of, pattern, play_of = (
+            self._kickers.needless,
+            self.packed_of,
+            self._pattern,
+            self.play_of,
+        )
+        return [
+            m
+            for m in moves
+            if not needless(hand, packed_of[m], pattern[m], play_of[m].chain, play_of[m].rank)
+        ]
 
     def _ordered(self, candidates: list[Move], hand: int) -> list[Move]:
         # Measured on the published puzzles: keeping the hand easy to play out,

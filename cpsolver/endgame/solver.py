@@ -52,6 +52,11 @@ from cpsolver.rules.ruleset import RuleSet
 # seconds before 1,024 nodes are reached; a read costs well under 1% of a node.
 _CHECK_EVERY = 64
 
+# A result found in fewer nodes than this (the node itself counted) is not
+# kept: found again it costs no more than a look-up, and keeping every one
+# would double the table. The compiled core keeps by the same rule (LEAST_KEPT).
+_LEAST_KEPT = 3
+
 __all__ = [
     "NO_TABLE",
     "PASS",
@@ -70,7 +75,9 @@ class Search(PackedRules, Tree):
     """The search over one game: its tables outlive one question.
 
     ``wins(*state)`` answers for the side to move; ``table[state]`` then
-    holds the winning move found, or a plan that runs out, or None for a loss.
+    holds the winning move found, or a plan that runs out, or None for a loss
+    (unless found in fewer than ``_LEAST_KEPT`` nodes: :meth:`Tree.entry`
+    searches such a state again with :meth:`settle`).
     """
 
     def __init__(
@@ -94,18 +101,28 @@ class Search(PackedRules, Tree):
             for turn in range(players)
         ]
         self._class_of: dict[int, dict[Move, int]] = {}
+        # Who has no partner, and so never needs a needlessly high kicker (endgame.kickers).
+        self._alone = [len(opponents) == players - 1 for opponents in self._opponents]
         self._open_nodes: set[State] = set()
+        self._keep_all = False  # settle(): every result kept, however cheap
+        self._root: State | None = None  # the key of the state asked about: always kept
 
     # -- the search ----------------------------------------------------------
 
     def wins(self, hands: tuple[int, ...], turn: int, table: Move, by: int) -> bool:
         """Whether the side of ``turn`` wins from this state with best play by both sides."""
         state = (hands, turn, table, by)
+        self._root = state if table == NO_TABLE else self.key(state)
+        return self._wins(state)
+
+    def _wins(self, state: State) -> bool:
+        _, turn, table, _ = state
         key = state if table == NO_TABLE else self.key(state)
         entry = self.table.get(key, False)
         if entry is not False:
             return entry is not None
         self._tick()
+        before = self.nodes
         moves = self._node_moves(state, key)
         if moves is None:
             return True
@@ -113,12 +130,26 @@ class Search(PackedRules, Tree):
         for move in moves:
             child = self.successor(state, move)
             assert child is not None  # a move that empties the hand was taken above
-            won = self.wins(*child)
+            won = self._wins(child)
             if won if self.side[child[1]] == side else not won:
-                self.table[key] = move
+                self._keep(key, move, before)
                 return True
-        self.table[key] = None
+        self._keep(key, None, before)
         return False
+
+    def settle(self, state: State) -> bool:
+        """:meth:`wins`, keeping every result found, however cheap."""
+        self._keep_all = True
+        try:
+            return self.wins(*state)
+        finally:
+            self._keep_all = False
+
+    def _keep(self, key: State, entry: Entry, before: int) -> None:
+        """Keep a node's result, unless found in fewer than ``_LEAST_KEPT`` nodes since
+        ``before`` (its own count); a question's own state is always kept."""
+        if self.nodes - before + 1 >= _LEAST_KEPT or self._keep_all or key == self._root:
+            self.table[key] = entry
 
     def proves(
         self, hands: tuple[int, ...], turn: int, table: Move, by: int, prover: int, width: int
@@ -128,8 +159,10 @@ class Search(PackedRules, Tree):
         PROVEN or REFUTED (exact, and kept in the table as :meth:`wins` keeps
         them), or OPEN: no win among so few moves. See :meth:`Tree.decide`.
         """
+        state = (hands, turn, table, by)
+        self._root = state if table == NO_TABLE else self.key(state)
         try:
-            return self._proves((hands, turn, table, by), prover, width)
+            return self._proves(state, prover, width)
         finally:
             self._open_nodes.clear()  # what was left open holds for this question only
 
@@ -142,6 +175,7 @@ class Search(PackedRules, Tree):
         if key in self._open_nodes:
             return OPEN
         self._tick()
+        before = self.nodes
         moves = self._node_moves(state, key)
         if moves is None:
             return PROVEN if mine else REFUTED
@@ -152,7 +186,7 @@ class Search(PackedRules, Tree):
             child = self.successor(state, move)
             found = wanted if child is None else self._proves(child, prover, width)
             if found == wanted:
-                self.table[key] = move
+                self._keep(key, move, before)
                 return found
             if found == OPEN:
                 result = OPEN
@@ -163,7 +197,7 @@ class Search(PackedRules, Tree):
         if result == OPEN:
             self._open_nodes.add(key)
         else:
-            self.table[key] = None
+            self._keep(key, None, before)
         return result
 
     def _node_moves(self, state: State, key: State) -> list[Move] | None:
@@ -177,23 +211,26 @@ class Search(PackedRules, Tree):
         whole = self._whole(hand)
         if table == NO_TABLE:
             if whole >= 0:  # out now
-                self.table[key] = whole
+                self._keep(key, whole, self.nodes)
                 return None
             plan = self.runs_out(hand, opponents)
             if plan is not None:
-                self.table[key] = plan
+                self._keep(key, plan, self.nodes)
                 return None
-            return self._ordered_plays(hand)
+            return self._alone_plays(hand) if self._alone[turn] else self._ordered_plays(hand)
         candidates = self.answers(hand, table)
         if whole >= 0 and whole in candidates:  # out now
-            self.table[key] = whole
+            self._keep(key, whole, self.nodes)
             return None
         packed_of = self.packed_of
         for play in candidates:  # an answer nobody beats, then out from the lead
             if self._safe(play, opponents) and self.runs_out(hand - packed_of[play], opponents):
-                self.table[key] = play
+                self._keep(key, play, self.nodes)
                 return None
-        return self._ordered_answers(hand, table, self.side[by] == self.side[turn])
+        if self._alone[turn]:
+            return [*self._alone_answers(hand, table), PASS]
+        answers = self._ordered_answers(hand, table)
+        return [PASS, *answers] if self.side[by] == self.side[turn] else [*answers, PASS]
 
     def key(self, state: State) -> State:
         """The table's key for a state: the play to beat stands for what it lets be played.
@@ -238,7 +275,7 @@ class Search(PackedRules, Tree):
         """The plays (on lead) or the answers to ``table``, in the order the search tries them."""
         if table == NO_TABLE:
             return self._ordered_plays(hand)
-        return self._ordered_answers(hand, table, partner=False)[:-1]
+        return self._ordered_answers(hand, table)
 
     def lookup(self, state: State) -> Entry | bool:
         """What the table holds for a state: its entry, or False where nothing is kept."""

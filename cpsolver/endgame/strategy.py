@@ -100,11 +100,10 @@ class Strategy:
 
     def _node(self, state: State) -> Node:
         search = self.search
-        if search.wins(*state):
-            entry = search.entry(state)
+        entry = search.entry(state)  # searched first where it is not kept
+        if entry is not None:
             if isinstance(entry, tuple):
                 return Node(state, True, (), entry)
-            assert entry is not None
             return Node(state, True, ((entry, search.successor(state, entry)),))
         edges = tuple((move, search.successor(state, move)) for move in search.legal(state))
         return Node(state, False, edges)

@@ -72,7 +72,15 @@ class Tree:
         raise NotImplementedError
 
     def wins(self, hands: tuple[int, ...], turn: int, table: Move, by: int) -> bool:
-        """Whether the side of ``turn`` wins from this state with best play by both sides."""
+        """Whether the side of ``turn`` wins from this state with best play by both sides.
+
+        A result found in fewer than three nodes is not kept (found again, it
+        costs no more than a look-up): :meth:`entry` searches such a state again.
+        """
+        raise NotImplementedError
+
+    def settle(self, state: State) -> bool:
+        """:meth:`wins`, keeping every result found, however cheap."""
         raise NotImplementedError
 
     def proves(
@@ -128,10 +136,12 @@ class Tree:
         )
 
     def entry(self, state: State) -> Entry:
-        """What the table holds for a state that has been searched."""
+        """What the table holds for a state, searched again if it was too cheap to keep."""
         found = self.lookup(state)
         if found is False:
-            raise KeyError(state)
+            self.settle(state)
+            found = self.lookup(state)
+            assert found is not False, "a settled state is kept"
         return found
 
     def settled(self, state: State) -> bool | None:

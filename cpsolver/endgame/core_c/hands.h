@@ -23,7 +23,7 @@ static long known_index(Core *self, u64 hand, int table) {
         self->known_cap = cap;
     }
     long index = (long)self->known_count++;
-    self->known_of[index] = (Known){-1, -1, UNKNOWN, -1};
+    self->known_of[index] = (Known){-1, -1, UNKNOWN, -1, -1};
     if (map_put(&self->known, hand, (u64)(table + 1), 0, 0, index)) return PyErr_NoMemory(), -1;
     return index;
 }

@@ -24,6 +24,7 @@ typedef struct {
     int64_t order; /* span of the arena: the moves ordered for the search; -1 not yet */
     int32_t number; /* on lead: the play that is the whole hand (-1 none); over a play: the answers' class */
     int32_t fewest; /* on lead: the fewest plays the hand splits into; -1 not yet */
+    int64_t alone; /* span of the arena: `order` without the needless kickers (kickers.h); -1 not yet */
 } Known;
 
 typedef struct {
@@ -43,10 +44,14 @@ typedef struct {
     int bomb; /* the bomb pattern's index */
     int highest; /* the highest rank a chain may reach */
     int both_jokers; /* whether both jokers may be kickers of one play */
+    int alone[3]; /* whether the player has no partner, so needs no needless kicker (kickers.h) */
+    int8_t swappable[RANKS][RANKS]; /* kickers.h's swappable(a, b); -1 not yet */
     PyObject *check; /* called every CHECK_EVERY nodes: may raise, may evict; returns seconds left or None */
     double stop_at; /* the C clock's deadline for long work on one hand (0: none) */
     int failed; /* an exception is set, or the deadline passed: unwind */
     long long nodes;
+    int keep_all; /* keep every result found, however cheap (see kept()): a walk reads them back */
+    u64 root[4]; /* the key of the state the search was asked of: always kept */
     unsigned long long splits;
     size_t most_entries; /* the table's bound (0: none): past it, the table evicts itself */
     long long evictions, evicted;

@@ -87,7 +87,17 @@ static inline int cost_of(long long nodes) { return nodes > 0 ? 64 - __builtin_c
 static int evict_to(Core *self, size_t keep, int caches);
 static int free_caches(Core *self);
 
+/* Whether a result found by searching this many nodes (the node itself included) is kept:
+ * one found in fewer than LEAST_KEPT is found again as cheaply as it is looked up, and
+ * keeping it would double the table (solver.py's _LEAST_KEPT, the same rule). The state a
+ * question is asked of (`root`) is always kept. */
+#define LEAST_KEPT 3
+static inline int kept(const Core *self, const u64 *key, long long searched) {
+    return searched >= LEAST_KEPT || self->keep_all || !memcmp(key, self->root, sizeof self->root);
+}
+
 static int store_costing(Core *self, const u64 *key, int32_t result, long long searched) {
+    if (!kept(self, key, searched)) return 0;
     if (self->most_entries && self->table.len >= self->most_entries && evict_to(self, self->most_entries / 2, 0))
         return -1;
     if (map_put(&self->table, key[0], key[1], key[2], key[3], entry_value(result, cost_of(searched)))) {
@@ -100,6 +110,7 @@ static int store_costing(Core *self, const u64 *key, int32_t result, long long s
 static int store(Core *self, const u64 *key, int32_t result) { return store_costing(self, key, result, 1); }
 
 static int store_plan(Core *self, const u64 *key, int64_t plan) {
+    if (!kept(self, key, 1)) return 0;
     if (self->most_entries && self->table.len >= self->most_entries && evict_to(self, self->most_entries / 2, 0))
         return -1;
     int length = self->run_plans.data[plan];
@@ -175,7 +186,7 @@ static int node_moves(Core *self, const State *st, const u64 *key, size_t *base,
         int64_t plan = runs_out(self, hand, opponents, n);
         if (plan == -2) return -1;
         if (plan >= 0 && self->run_plans.data[plan] > 0) return store_plan(self, key, plan) ? -1 : 1;
-        moves = ordered_of(self, hand, NO_TABLE);
+        moves = self->alone[st->turn] ? alone_of(self, hand, NO_TABLE) : ordered_of(self, hand, NO_TABLE);
     } else {
         int64_t candidates = answers_of(self, hand, st->table);
         if (candidates < 0) return -1;
@@ -190,7 +201,7 @@ static int node_moves(Core *self, const State *st, const u64 *key, size_t *base,
             if (plan == -2) return -1;
             if (plan >= 0 && self->run_plans.data[plan] > 0) return store(self, key, play) ? -1 : 1;
         }
-        moves = ordered_of(self, hand, st->table);
+        moves = self->alone[st->turn] ? alone_of(self, hand, st->table) : ordered_of(self, hand, st->table);
         if (self->side[st->by] == side)
             pass_first = 1; /* over a partner's play, passing first */
         else

@@ -29,8 +29,12 @@ static int32_t settled_entry(Core *self, const State *st, int *failed) {
         return 0;
     }
     Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
-    if (!s) { /* not searched yet (a shortcut skipped it, or it was evicted): search it */
-        if (wins(self, st) < 0) {
+    if (!s) { /* not searched yet, or too cheap to keep, or evicted: search it, keeping it */
+        int keep_all = self->keep_all;
+        self->keep_all = 1;
+        int won = wins(self, st);
+        self->keep_all = keep_all;
+        if (won < 0) {
             *failed = 1;
             return 0;
         }

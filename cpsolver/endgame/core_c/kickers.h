@@ -1,0 +1,82 @@
+/*
+ * Kicker choices a player without a partner never needs: the search leaves them out
+ * (cpsolver/endgame/kickers.py, where the proof is, in the same steps).
+ *
+ * Part of the compiled core, cpsolver/endgame/_core.c: one translation unit,
+ * included from there in order (each part uses the ones before it), so every
+ * function stays static and inlinable.
+ */
+#ifndef CPSOLVER_CORE_KICKERS_H
+#define CPSOLVER_CORE_KICKERS_H
+
+/* Whether every core of the rules holding neither rank allows as many kickers of each. */
+static int swappable(Core *self, int a, int b) {
+    if (self->swappable[a][b] >= 0) return self->swappable[a][b];
+    int found = 1;
+    for (int i = 0; found && i < self->pattern_count; i++) {
+        const Pattern *p = &self->patterns[i];
+        if (!p->kicker_size) continue;
+        for (int chain = p->min_chain; found && chain <= p->max_chain; chain++)
+            for (int top = chain - 1; found && top <= (chain > 1 ? self->highest : RANKS - 1); top++) {
+                int low = top - chain + 1;
+                if ((low <= a && a <= top) || (low <= b && b <= top)) continue;
+                const uint8_t *limits = &p->limits[(low * RANKS + top) * RANKS];
+                if (limits[a] != limits[b]) found = 0;
+            }
+    }
+    return self->swappable[a][b] = (int8_t)found;
+}
+
+/* Whether some chain of the rules with at most `count` cards a rank runs through `rank`. */
+static int chained(const Core *self, u64 rest, int rank, int count) {
+    if (rank > self->highest) return 0;
+    for (int i = 0; i < self->pattern_count; i++) {
+        const Pattern *p = &self->patterns[i];
+        if (p->max_chain < 2 || p->width > count) continue;
+        int run = 1;
+        for (int below = rank - 1; below >= 0 && count_of(rest, below) >= p->width; below--) run++;
+        for (int above = rank + 1; above <= self->highest && count_of(rest, above) >= p->width; above++) run++;
+        if (run >= p->min_chain) return 1;
+    }
+    return 0;
+}
+
+/* Whether the play from `hand` kicks some rank that a lower one could stand for. */
+static int needless(Core *self, u64 hand, int move) {
+    PlayRecord r = self->plays[move];
+    if (r.pattern < 0) return 0;
+    const Pattern *p = &self->patterns[r.pattern];
+    if (!p->kicker_size) return 0;
+    int low = r.top - r.chain + 1;
+    u64 kickers = r.cards - core_cards(p->width, r.chain, r.top);
+    u64 rest = hand - r.cards;
+    for (int high = 1; high < BLACK; high++) {
+        int kicked = count_of(kickers, high);
+        if (!kicked || (low <= high && high <= r.top) || count_of(rest, high)) continue;
+        for (int lower = 0; lower < high; lower++)
+            if (count_of(rest, lower) == kicked && !count_of(r.cards, lower) && swappable(self, lower, high) &&
+                !chained(self, rest, lower, kicked))
+                return 1;
+    }
+    return 0;
+}
+
+/* The ordered moves of a player with no partner: ordered_of's, the needless ones left out. */
+static int64_t alone_of(Core *self, u64 hand, int table) {
+    long index = known_index(self, hand, table);
+    if (index < 0) return -1;
+    if (self->known_of[index].alone >= 0) return self->known_of[index].alone;
+    int64_t moves = ordered_of(self, hand, table);
+    if (moves < 0) return -1;
+    size_t length = span_length(moves);
+    if (ints_reserve(&self->arena, length)) return PyErr_NoMemory(), -1;
+    size_t start = self->arena.len, kept = 0;
+    for (size_t i = 0; i < length; i++) {
+        int move = self->arena.data[span_offset(moves) + i];
+        if (!needless(self, hand, move)) self->arena.data[start + kept++] = move;
+    }
+    self->arena.len += kept;
+    return self->known_of[index].alone = span(start, kept);
+}
+
+#endif

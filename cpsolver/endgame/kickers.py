@@ -1,0 +1,115 @@
+"""Kicker choices a player without a partner never needs: the search leaves them out.
+
+A play's kickers never change what beats it: beating compares the core. So
+of two plays that differ only in kickers, the one that kicks rank ``b`` while
+the hand keeps the ranks' lower cards ``a`` is worth no more than the same
+play kicking the ``a`` cards and keeping the ``b`` ones, when, after the play:
+
+- the hand holds exactly as many ``a`` cards as the play kicks ``b`` cards,
+  no ``b`` card, and the play itself holds no ``a`` card;
+- no chain of the rules runs through rank ``a`` in what is left (so the
+  ``a`` cards only ever make plays of their own rank, or kickers);
+- neither rank is a joker, and every core of the rules that holds neither
+  rank allows as many kickers of one as of the other.
+
+Proof: the player holding the ``b`` cards copies any strategy of the player
+holding the ``a`` cards, playing a ``b`` card wherever that one plays an
+``a`` card. Every copied play is legal (a single, pair, triplet or bomb of
+``b`` where one of ``a`` was; the same core with ``b`` kickers where it had
+``a`` ones), beats whatever the original beats, and is beaten by no more
+plays. The opponents keep their hands and may only ever have fewer answers.
+So every line of the copy ends as well for the player as the original. That
+holds for a player whose opponents are everyone else: both players of the
+two-player game, the landlord of the three-player one. A peasant's partner
+would lose answers too, so peasants keep every choice.
+
+Left out so, no value is lost: the search still finds a win if there is one,
+and a loss it proves covers the moves left out. The dominating play is legal
+and, kicking lower ranks, left out only for one lower still, so some play
+kept dominates every play left out. The proof checkers know nothing of this:
+a strategy read out of the search lists every legal move where it must.
+"""
+
+from __future__ import annotations
+
+from cpsolver.rules.cards import BLACK_JOKER, Rank
+from cpsolver.rules.patterns import Pattern, kicker_limits, patterns
+from cpsolver.rules.ruleset import RuleSet
+
+
+def _count(packed: int, rank: Rank) -> int:
+    return (packed >> (4 * rank)) & 0xF
+
+
+class Kickers:
+    """Which plays kick needlessly high ranks, for one rule set (packed hands)."""
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self._patterns = patterns(rules)
+        self._chains = [p for p in self._patterns if p.max_chain > 1]
+        self._swappable: dict[tuple[Rank, Rank], bool] = {}
+
+    def needless(
+        self, hand: int, packed: int, pattern: Pattern | None, chain: int, top: Rank
+    ) -> bool:
+        """Whether the play (``packed`` cards of ``pattern``, ``chain`` ranks ending at ``top``)
+        from ``hand`` kicks some rank that a lower one could stand for (see the module)."""
+        if pattern is None or not pattern.kicker_size:
+            return False
+        low = top - chain + 1
+        core = sum(pattern.width << (4 * rank) for rank in range(low, top + 1))
+        kickers = packed - core
+        rest = hand - packed
+        for high in range(1, BLACK_JOKER):
+            kicked = _count(kickers, high)
+            if not kicked or low <= high <= top or _count(rest, high):
+                continue
+            for lower in range(high):
+                if (
+                    _count(rest, lower) == kicked
+                    and not _count(packed, lower)
+                    and self.swappable(lower, high)
+                    and not self._chained(rest, lower, kicked)
+                ):
+                    return True
+        return False
+
+    def swappable(self, a: Rank, b: Rank) -> bool:
+        """Whether every core of the rules holding neither rank allows as many kickers of each."""
+        found = self._swappable.get((a, b))
+        if found is None:
+            found = self._swappable[(a, b)] = all(
+                limits[a] == limits[b]
+                for pattern in self._patterns
+                if pattern.kicker_size
+                for chain in range(pattern.min_chain, pattern.max_chain + 1)
+                for top in pattern.top_ranks(chain, self.rules.highest_chain_rank)
+                if not (top - chain < a <= top or top - chain < b <= top)
+                for limits in (kicker_limits(self.rules, pattern, top - chain + 1, top),)
+            )
+        return found
+
+    def _chained(self, rest: int, rank: Rank, count: int) -> bool:
+        """Whether some chain of the rules with at most ``count`` cards a rank runs through ``rank``."""
+        highest = self.rules.highest_chain_rank
+        if rank > highest:
+            return False
+        for pattern in self._chains:
+            if pattern.width > count:
+                continue
+            run = 1
+            below = rank - 1
+            while below >= 0 and _count(rest, below) >= pattern.width:
+                run += 1
+                below -= 1
+            above = rank + 1
+            while above <= highest and _count(rest, above) >= pattern.width:
+                run += 1
+                above += 1
+            if run >= pattern.min_chain:
+                return True
+        return False
+
+
+__all__ = ["Kickers"]
