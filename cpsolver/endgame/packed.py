@@ -63,8 +63,7 @@ class PackedRules:
         self._splits = 0  # fewest-plays splits worked out, for the clock
         self._lead_order: dict[int, list[Move]] = {}
         self._answer_order: dict[int, dict[Move, list[Move]]] = {}
-        self._alone_lead_order: dict[int, list[Move]] = {}
-        self._alone_answer_order: dict[int, dict[Move, list[Move]]] = {}
+        self._alone_order: dict[tuple[int, Move], list[Move]] = {}
         self._wholes: dict[int, Move] = {}
 
     def forget(self) -> None:
@@ -77,8 +76,7 @@ class PackedRules:
             self._fewest,
             self._lead_order,
             self._answer_order,
-            self._alone_lead_order,
-            self._alone_answer_order,
+            self._alone_order,
             self._wholes,
         ):
             cache.clear()
@@ -238,22 +236,14 @@ class PackedRules:
             found = by_table[table] = self._ordered(self.answers(hand, table), hand)
         return found
 
-    def _alone_plays(self, hand: int) -> list[Move]:
-        """:meth:`_ordered_plays` without the plays a player with no partner never needs
-        (:mod:`cpsolver.endgame.kickers`)."""
-        found = self._alone_lead_order.get(hand)
+    def _alone_moves(self, hand: int, table: Move) -> list[Move]:
+        """The plays on lead (``table`` -1) or the answers to ``table``, most promising
+        first, without those a player with no partner never needs
+        (:mod:`cpsolver.endgame.kickers`); the pass left out."""
+        found = self._alone_order.get((hand, table))
         if found is None:
-            found = self._alone_lead_order[hand] = self._needed(self._ordered_plays(hand), hand)
-        return found
-
-    def _alone_answers(self, hand: int, table: Move) -> list[Move]:
-        """:meth:`_ordered_answers` without the answers a player with no partner never needs."""
-        by_table = self._alone_answer_order.get(hand)
-        if by_table is None:
-            by_table = self._alone_answer_order[hand] = {}
-        found = by_table.get(table)
-        if found is None:
-            found = by_table[table] = self._needed(self._ordered_answers(hand, table), hand)
+            ordered = self._ordered_plays(hand) if table < 0 else self._ordered_answers(hand, table)
+            found = self._alone_order[(hand, table)] = self._needed(ordered, hand)
         return found
 
     def _needed(self, moves: list[Move], hand: int) -> list[Move]:

@@ -217,7 +217,9 @@ class Search(PackedRules, Tree):
             if plan is not None:
                 self._keep(key, plan, self.nodes)
                 return None
-            return self._alone_plays(hand) if self._alone[turn] else self._ordered_plays(hand)
+            return (
+                self._alone_moves(hand, table) if self._alone[turn] else self._ordered_plays(hand)
+            )
         candidates = self.answers(hand, table)
         if whole >= 0 and whole in candidates:  # out now
             self._keep(key, whole, self.nodes)
@@ -228,7 +230,7 @@ class Search(PackedRules, Tree):
                 self._keep(key, play, self.nodes)
                 return None
         if self._alone[turn]:
-            return [*self._alone_answers(hand, table), PASS]
+            return [*self._alone_moves(hand, table), PASS]
         answers = self._ordered_answers(hand, table)
         return [PASS, *answers] if self.side[by] == self.side[turn] else [*answers, PASS]
 
