@@ -193,9 +193,9 @@ def test_the_command_gives_the_verdict_and_says_why_there_is_no_line_nor_proof(
 @pytest.mark.skipif(not compiled.available(), reason="the compiled core was not built")
 def test_the_walks_memo_is_held_to_the_tables_bound() -> None:
     """Deal #4 of the full-deal benchmark: its 8.6M-node strategy stopped at the 1 GiB cap (peak
-    0.95 GB) where reading it out had peaked at 2.4 GB. Here: a cap whose table bound (8,191
+    0.95 GB) where reading it out had peaked at 2.4 GB. Here: a cap whose table bound (12,287
     entries) is below level 50's 13,078 strategy nodes, and no other gauge."""
-    assert compiled.table_bound(2 * 2**20) == 8_191
+    assert compiled.table_bound(2 * 2**20) == 12_287
     budget = MemoryBudget(2 * 2**20, resident=lambda: 0)
     result = solve(LEVEL_50, time_limit=600, memory=budget, core="compiled")
     assert (result.winner, [str(m) for m in result.moves]) == (0, ["8"])

@@ -160,7 +160,6 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
             PyErr_NoMemory();
             return -1;
         }
-    self->table.sparse = 1;
     if (marks_init(&self->cover)) {
         PyErr_NoMemory();
         return -1;
@@ -342,7 +341,7 @@ static int evict_to(Core *self, size_t keep, int caches) {
     size_t size = self->table.len;
     size_t by_cost[65] = {0};
     for (size_t i = 0; i < self->table.cap; i++)
-        if (self->table.slots[i].a != EMPTY_KEY) by_cost[entry_cost(self->table.slots[i].v)]++;
+        if (self->table.tags[i]) by_cost[entry_cost(self->table.slots[i].v)]++;
     /* The cheapest cost kept whole, and how many of the cost just below it still fit. */
     int lowest = 65;
     size_t kept_so_far = 0;
@@ -353,10 +352,9 @@ static int evict_to(Core *self, size_t keep, int caches) {
     size_t cap = 1024, most = keep < size ? keep : size;
     while (cap < most * 2 + 2) cap *= 2;
     if (map_init(&kept, cap)) return PyErr_NoMemory(), -1;
-    kept.sparse = 1;
     for (size_t i = 0; i < self->table.cap; i++) {
+        if (!self->table.tags[i]) continue;
         Slot *s = &self->table.slots[i];
-        if (s->a == EMPTY_KEY) continue;
         int cost = entry_cost(s->v);
         if (cost < lowest - 1 || (cost == lowest - 1 && room_below == 0)) continue;
         if (cost == lowest - 1) room_below--;
@@ -443,7 +441,7 @@ static PyObject *Core_get_bytes(Core *self, void *Py_UNUSED(closure)) {
         if (b_ > largest) largest = b_;          \
     } while (0)
     Map *maps[] = CORE_MAPS(self);
-    for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) HELD(maps[i]->cap * sizeof(Slot));
+    for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) HELD(maps[i]->cap * (sizeof(Slot) + 1));
     const Ints *lists[] = {&self->plans, &self->class_lists, &self->arena, &self->run_plans, &self->scratch};
     for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) HELD(lists[i]->cap * sizeof(int32_t));
     HELD(self->play_cap * sizeof(PlayRecord));

@@ -40,9 +40,9 @@ if _core is not None and not hasattr(_core, "Core"):  # a folder of that name, n
     _core = None
 
 PatternTable = tuple[int, int, int, int, int, int, bytes]
-# Bytes of one slot of the C table (four words of key, one of value); the table
+# Bytes of one slot of the C table (four words of key, one of value, a byte of tag); the table
 # doubles past half full.
-_SLOT_BYTES = 40
+_SLOT_BYTES = 41
 
 
 def available() -> bool:
@@ -96,7 +96,7 @@ def table_bound(cap: int) -> int:
     slots = 1024
     while slots * 2 * _SLOT_BYTES <= cap // 2:
         slots *= 2
-    return slots // 2 - 1
+    return slots * 3 // 4 - 1
 
 
 _Answer = TypeVar("_Answer")

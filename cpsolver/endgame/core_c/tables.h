@@ -8,6 +8,10 @@
 #ifndef CPSOLVER_CORE_TABLES_H
 #define CPSOLVER_CORE_TABLES_H
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 #define RANKS 15
 #define BLACK 13
 #define RED 14
@@ -20,7 +24,6 @@
 #define LOSS INT32_MIN
 #define KIND_BOMB 10
 #define KIND_ROCKET 11
-#define EMPTY_KEY UINT64_MAX
 
 typedef uint64_t u64;
 
@@ -66,8 +69,8 @@ static int ints_push(Ints *a, int32_t v) {
 
 /* ------------------------------------------------------------------------ */
 /* One hash map for every table: four 64-bit words of key, one of value.     */
-/* Linear probing; a == EMPTY_KEY marks a free slot (no key word is all ones: */
-/* counts never reach 15). No deletion: eviction rebuilds.                   */
+/* Linear probing over a byte of tag a slot (0 marks a free one). No         */
+/* deletion: eviction rebuilds.                                              */
 
 typedef struct {
     u64 a, b, c, d;
@@ -76,39 +79,89 @@ typedef struct {
 
 typedef struct {
     Slot *slots;
+    uint8_t *tags; /* a byte of each slot's hash (0: free): a probe reads the slot only on a match */
     size_t cap, len;
-    int sparse; /* grow past half full, not three quarters: shorter probes, for the big table */
 } Map;
 
-static inline size_t slot_of(const Map *m, u64 a, u64 b, u64 c, u64 d) {
-    return (size_t)(mix(a ^ mix(b ^ mix(c ^ mix(d)))) & (m->cap - 1));
+static inline u64 rotl(u64 x, int k) { return (x << k) | (x >> (64 - k)); }
+
+/* The four words multiplied apart (independent, so the products overlap), then one mix. */
+static inline u64 hash_of(u64 a, u64 b, u64 c, u64 d) {
+    return mix(a * 0x9E3779B97F4A7C15ULL ^ rotl(b, 17) * 0xC2B2AE3D27D4EB4FULL ^
+               rotl(c, 31) * 0x165667B19E3779F9ULL ^ rotl(d, 47) * 0x27D4EB2F165667C5ULL);
+}
+
+/* A slot's tag: the hash's top bits, never 0 (a free slot's). */
+static inline uint8_t tag_of(u64 h) { return (uint8_t)((h >> 57) | 0x80); }
+
+/* Tags of a big map sit on huge pages where the system gives them: a probe then
+ * seldom misses the TLB, as it would over millions of small pages. */
+#define HUGE_TAGS ((size_t)1 << 21)
+
+static uint8_t *tags_alloc(size_t cap) {
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (cap >= HUGE_TAGS) {
+        void *p = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) return NULL;
+        madvise(p, cap, MADV_HUGEPAGE); /* advice only: small pages if refused */
+        return p;
+    }
+#endif
+    return calloc(cap, 1);
+}
+
+static void tags_free(uint8_t *tags, size_t cap) {
+    if (!tags) return;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (cap >= HUGE_TAGS) {
+        munmap(tags, cap);
+        return;
+    }
+#endif
+    free(tags);
 }
 
 static int map_init(Map *m, size_t cap) {
     m->slots = malloc(cap * sizeof(Slot));
-    if (!m->slots) return -1;
-    for (size_t i = 0; i < cap; i++) m->slots[i].a = EMPTY_KEY;
+    m->tags = tags_alloc(cap);
+    if (!m->slots || !m->tags) {
+        free(m->slots);
+        tags_free(m->tags, cap);
+        m->slots = NULL;
+        m->tags = NULL;
+        return -1;
+    }
     m->cap = cap;
     m->len = 0;
     return 0;
 }
 
 static inline int map_full(const Map *m) {
-    return m->sparse ? (m->len + 1) * 2 > m->cap : (m->len + 1) * 4 > m->cap * 3;
+    /* Three quarters full: long runs of probes cost little, read in tags. */
+    return (m->len + 1) * 4 > m->cap * 3;
 }
 
 static void map_free(Map *m) {
     free(m->slots);
+    tags_free(m->tags, m->cap);
     m->slots = NULL;
+    m->tags = NULL;
     m->cap = m->len = 0;
 }
 
+/* A key absent from a big table costs a read of its tags, which stay in cache, not of its
+ * slots, which do not. */
 static Slot *map_find(const Map *m, u64 a, u64 b, u64 c, u64 d) {
-    size_t i = slot_of(m, a, b, c, d);
+    u64 h = hash_of(a, b, c, d);
+    uint8_t tag = tag_of(h);
+    size_t i = (size_t)h & (m->cap - 1);
     for (;;) {
-        Slot *s = &m->slots[i];
-        if (s->a == EMPTY_KEY) return NULL;
-        if (s->a == a && s->b == b && s->c == c && s->d == d) return s;
+        uint8_t t = m->tags[i];
+        if (!t) return NULL;
+        if (t == tag) {
+            Slot *s = &m->slots[i];
+            if (s->a == a && s->b == b && s->c == c && s->d == d) return s;
+        }
         i = (i + 1) & (m->cap - 1);
     }
 }
@@ -118,14 +171,15 @@ static int map_grow(Map *m) {
     if (map_init(&bigger, m->cap * 2)) return -1;
     for (size_t i = 0; i < m->cap; i++) {
         Slot *s = &m->slots[i];
-        if (s->a == EMPTY_KEY) continue;
-        size_t j = slot_of(&bigger, s->a, s->b, s->c, s->d);
-        while (bigger.slots[j].a != EMPTY_KEY) j = (j + 1) & (bigger.cap - 1);
+        if (!m->tags[i]) continue;
+        size_t j = (size_t)hash_of(s->a, s->b, s->c, s->d) & (bigger.cap - 1);
+        while (bigger.tags[j]) j = (j + 1) & (bigger.cap - 1);
         bigger.slots[j] = *s;
+        bigger.tags[j] = m->tags[i];
     }
     bigger.len = m->len;
-    bigger.sparse = m->sparse;
     free(m->slots);
+    tags_free(m->tags, m->cap);
     *m = bigger;
     return 0;
 }
@@ -133,10 +187,14 @@ static int map_grow(Map *m) {
 /* Set the value of a key (inserting it if new). */
 static int map_put(Map *m, u64 a, u64 b, u64 c, u64 d, int64_t v) {
     if (map_full(m) && map_grow(m)) return -1;
-    size_t i = slot_of(m, a, b, c, d);
+    u64 h = hash_of(a, b, c, d);
+    uint8_t tag = tag_of(h);
+    size_t i = (size_t)h & (m->cap - 1);
     for (;;) {
         Slot *s = &m->slots[i];
-        if (s->a == EMPTY_KEY) {
+        uint8_t t = m->tags[i];
+        if (!t) {
+            m->tags[i] = tag;
             s->a = a;
             s->b = b;
             s->c = c;
@@ -145,7 +203,7 @@ static int map_put(Map *m, u64 a, u64 b, u64 c, u64 d, int64_t v) {
             m->len++;
             return 0;
         }
-        if (s->a == a && s->b == b && s->c == c && s->d == d) {
+        if (t == tag && s->a == a && s->b == b && s->c == c && s->d == d) {
             s->v = v;
             return 0;
         }
