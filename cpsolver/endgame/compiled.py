@@ -41,7 +41,7 @@ if _core is not None and not hasattr(_core, "Core"):  # a folder of that name, n
 
 PatternTable = tuple[int, int, int, int, int, int, bytes]
 # Bytes of one slot of the C table (four words of key, one of value, a byte of tag); the table
-# doubles past half full.
+# doubles past three quarters full.
 _SLOT_BYTES = 41
 
 
