@@ -121,7 +121,8 @@ def test_the_compiled_cores_proofs_verify_and_equal_the_references(rules: RuleSe
 @needs_core
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
 def test_plays_and_answers_are_the_move_generators_in_its_order(rules: RuleSet) -> None:
-    """The C generator against the rules core's, over random hands and tables, order included."""
+    """The C generator against the rules core's, over random hands and tables, order included;
+    and the C test of whether any answer exists, which lists none, against the answers."""
     moves = generator(rules)
     search = CompiledSearch(3, rules)
     rng = random.Random(f"generate-{rules.name}")
@@ -136,6 +137,7 @@ def test_plays_and_answers_are_the_move_generators_in_its_order(rules: RuleSet) 
                         search.play(m) for m in search.answers(other_packed, search.index(table))
                     ]
                     assert found == moves.answers(other, table)
+                    assert search.answerable(other_packed, search.index(table)) == bool(found)
 
 
 @needs_core

@@ -43,6 +43,7 @@
 static int free_caches(Core *self) {
     if (map_clear(&self->known) || map_clear(&self->hand_runs_out) || map_clear(&self->open_nodes)) return -1;
     self->known_count = 0;
+    memset(self->recent, 0, sizeof self->recent);
     self->arena.len = 0;
     self->run_plans.len = 0;
     return 0;
@@ -72,6 +73,7 @@ static void Core_dealloc(Core *self) {
     free(self->class_lists.data);
     free(self->arena.data);
     free(self->run_plans.data);
+    free(self->run_work.data);
     free(self->scratch.data);
     for (int i = 0; i < self->pattern_count; i++) free(self->patterns[i].limits);
     Py_CLEAR(self->check);
@@ -282,6 +284,13 @@ static PyObject *Core_answers(Core *self, PyObject *args) {
     return move_list(self, answers_of(self, hand, play));
 }
 
+static PyObject *Core_answerable(Core *self, PyObject *args) {
+    unsigned long long hand;
+    int play;
+    if (!PyArg_ParseTuple(args, "Ki", &hand, &play) || check_play(self, play)) return NULL;
+    return PyBool_FromLong(can_answer(self, hand, play));
+}
+
 static PyObject *Core_ordered(Core *self, PyObject *args) {
     unsigned long long hand;
     int table;
@@ -350,7 +359,7 @@ static int evict_to(Core *self, size_t keep, int caches) {
     Map kept;
     Ints plans = {NULL, 0, 0};
     size_t cap = 1024, most = keep < size ? keep : size;
-    while (cap < most * 2 + 2) cap *= 2;
+    while (cap < most * 2 + 2) cap = grown(cap);
     if (map_init(&kept, cap)) return PyErr_NoMemory(), -1;
     for (size_t i = 0; i < self->table.cap; i++) {
         if (!self->table.tags[i]) continue;
@@ -442,7 +451,7 @@ static PyObject *Core_get_bytes(Core *self, void *Py_UNUSED(closure)) {
     } while (0)
     Map *maps[] = CORE_MAPS(self);
     for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) HELD(maps[i]->cap * (sizeof(Slot) + 1));
-    const Ints *lists[] = {&self->plans, &self->class_lists, &self->arena, &self->run_plans, &self->scratch};
+    const Ints *lists[] = {&self->plans, &self->class_lists, &self->arena, &self->run_plans, &self->run_work, &self->scratch};
     for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) HELD(lists[i]->cap * sizeof(int32_t));
     HELD(self->play_cap * sizeof(PlayRecord));
     HELD(self->known_cap * sizeof(Known));
@@ -467,12 +476,14 @@ static PyMethodDef Core_methods[] = {
      "lookup(hands, turn, table, by): False if not searched, None for a loss, the winning move, or a plan."},
     {"plays", (PyCFunction)Core_plays, METH_VARARGS, "plays(hand): every play in a packed hand."},
     {"answers", (PyCFunction)Core_answers, METH_VARARGS, "answers(hand, play): every play in the hand beating it."},
+    {"answerable", (PyCFunction)Core_answerable, METH_VARARGS,
+     "answerable(hand, play): whether the hand holds a play beating it (the search's own test)."},
     {"play", (PyCFunction)Core_play, METH_VARARGS, "play(move): (pattern, top, chain, packed cards)."},
     {"strategy_line", (PyCFunction)Core_strategy_line, METH_VARARGS,
      "strategy_line(hands, turn, table, by): (strategy nodes, principal line as (player, move) pairs)."},
     {"strategy_text", (PyCFunction)Core_strategy_text, METH_VARARGS,
-     "strategy_text(hands, turn, table, by, hand_name, play_name): the won root's strategy as a proof's "
-     "nodes, JSON, a node a line; hand_name(packed hand) and play_name(move) spell each once."},
+     "strategy_text(hands, turn, table, by, symbols, play_name): the won root's strategy as a proof's "
+     "nodes, JSON, a node a line; a hand spelt in symbols (one a rank), play_name(move) asked once a play."},
     {"cards", (PyCFunction)Core_cards, METH_VARARGS, "cards(move): the packed cards of a play."},
     {"intern", (PyCFunction)Core_intern, METH_VARARGS, "intern(pattern, top, chain, cards): a play's number."},
     {"evict", (PyCFunction)Core_evict, METH_VARARGS,

@@ -41,8 +41,9 @@ if _core is not None and not hasattr(_core, "Core"):  # a folder of that name, n
 
 PatternTable = tuple[int, int, int, int, int, int, bytes]
 # Bytes of one slot of the C table (four words of key, one of value, a byte of tag); the table
-# doubles past three quarters full.
+# grows past three quarters full, fourfold below _GROW_FOURFOLD slots (tables.h's), else twofold.
 _SLOT_BYTES = 41
+_GROW_FOURFOLD = 1 << 16
 
 
 def available() -> bool:
@@ -94,9 +95,14 @@ def table_bound(cap: int) -> int:
     it and to the moment a table doubles (old and new both held).
     """
     slots = 1024
-    while slots * 2 * _SLOT_BYTES <= cap // 2:
-        slots *= 2
+    while _grown(slots) * _SLOT_BYTES <= cap // 2:
+        slots = _grown(slots)
     return slots * 3 // 4 - 1
+
+
+def _grown(slots: int) -> int:
+    """The slots of a C map that outgrew ``slots``: fourfold while small, then twofold."""
+    return slots * (4 if slots < _GROW_FOURFOLD else 2)
 
 
 _Answer = TypeVar("_Answer")
@@ -230,12 +236,10 @@ class CompiledSearch(Tree):
         except TimeoutError:
             raise OutOfTime from None
 
-    def strategy_text(
-        self, root: State, hand_text: Callable[[int], str], play_text: Callable[[Move], str]
-    ) -> str:
+    def strategy_text(self, root: State, symbols: str, play_text: Callable[[Move], str]) -> str:
         """The won root's strategy as a proof's nodes, JSON a node a line, written in C."""
         try:
-            text: str = self._core.strategy_text(*root, hand_text, play_text)
+            text: str = self._core.strategy_text(*root, symbols, play_text)
         except TimeoutError:
             raise OutOfTime from None
         return text
@@ -262,6 +266,11 @@ class CompiledSearch(Tree):
     def answers(self, hand: int, play: Move) -> list[Move]:
         """Every play in a packed hand that beats play ``play``."""
         return list(self._core.answers(hand, play))
+
+    def answerable(self, hand: int, play: Move) -> bool:
+        """Whether a packed hand holds a play that beats play ``play``: the test the search's
+        shortcuts make of every play, without listing the answers."""
+        return bool(self._core.answerable(hand, play))
 
     def cards(self, move: Move) -> int:
         """The packed cards of a play by its number."""

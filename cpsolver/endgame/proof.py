@@ -23,7 +23,7 @@ from cpsolver.endgame.packed import unpack
 from cpsolver.endgame.strategy import Strategy
 from cpsolver.endgame.tree import NO_TABLE, PASS, Move, State, Tree
 from cpsolver.io.positionformat import position_as_dict
-from cpsolver.rules.cards import rank_symbol
+from cpsolver.rules.cards import RANK_SYMBOLS, rank_symbol
 from cpsolver.rules.ruleset import RuleSet
 
 FORMAT = "cpsolver-strategy"
@@ -48,7 +48,7 @@ def strategy_proof_text(result: EndgameResult, rules: RuleSet) -> str:
     """
     strategy = _strategy_of(result)
     names = _Names(strategy.search)
-    nodes = strategy.search.strategy_text(strategy.root, names.hand_text, names.play_text)
+    nodes = strategy.search.strategy_text(strategy.root, RANK_SYMBOLS, names.play_text)
     if nodes is None:
         written = _nodes(strategy, result.winner, names)
         lines = (json.dumps(node, separators=(",", ":")) for node in written)
@@ -115,10 +115,6 @@ class _Names:
             found = {"cards": str(play), "kind": play.kind.value, "rank": rank_symbol(play.rank)}
             self._plays[move] = found
         return dict(found)  # a fresh object each time: documents are edited by their readers
-
-    def hand_text(self, packed: int) -> str:
-        """A hand as JSON text: a string of its cards."""
-        return json.dumps(self.hand(packed))
 
     def play_text(self, move: Move) -> str:
         """A play as the members of a JSON object: cards, kind and rank."""

@@ -115,10 +115,11 @@ class Tree:
         raise NotImplementedError
 
     def strategy_text(
-        self, root: State, hand_text: Callable[[int], str], play_text: Callable[[Move], str]
+        self, root: State, symbols: str, play_text: Callable[[Move], str]
     ) -> str | None:
         """The won root's strategy as a proof's nodes, JSON a node a line, if this search
-        writes it itself: each hand and play spelled by ``hand_text`` and ``play_text``."""
+        writes it itself: a hand spelled as ``str(Hand)`` spells it, in ``symbols`` (one
+        a rank), and each play by ``play_text``."""
         return None
 
     def strategy_line(self, root: State) -> tuple[int, list[tuple[int, Move]]] | None:

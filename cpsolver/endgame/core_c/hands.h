@@ -13,8 +13,14 @@
 /* The record of a hand on lead (table NO_TABLE) or over a play, made empty if new; -1 on failure.
  * An index, not a pointer: records move when more are made. */
 static long known_index(Core *self, u64 hand, int table) {
+    KnownRecent *recent = &self->recent[((hand + (u64)(uint32_t)table * 0x9E3779B97F4A7C15ULL) *
+                                         0xC2B2AE3D27D4EB4FULL) >> (64 - RECENT_BITS)];
+    if (recent->index && recent->hand == hand && recent->table == table) return recent->index - 1;
     Slot *s = map_find(&self->known, hand, (u64)(table + 1), 0, 0);
-    if (s) return (long)s->v;
+    if (s) {
+        *recent = (KnownRecent){hand, table, (int32_t)s->v + 1};
+        return (long)s->v;
+    }
     if (self->known_count == self->known_cap) {
         size_t cap = self->known_cap ? self->known_cap * 2 : 1024;
         Known *grown = realloc(self->known_of, cap * sizeof(Known));
@@ -193,11 +199,6 @@ static int cover(Covering *c, u64 left) {
     return found;
 }
 
-static int compare_size_first(const void *x, const void *y) {
-    u64 a = *(const u64 *)x, b = *(const u64 *)y;
-    return a < b ? -1 : a > b;
-}
-
 /* The offset in run_plans of a plan that runs out (length, then plays), -1 for none, -2 failure. */
 static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
     u64 o0 = n > 0 ? opponents[0] : 0, o1 = n > 1 ? opponents[1] : 0;
@@ -206,26 +207,32 @@ static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
     int64_t v = plays_of(self, hand);
     if (v < 0) return -2;
     size_t length = span_length(v);
-    int32_t *plays = malloc((length ? length : 1) * sizeof(int32_t));
-    u64 *keys = malloc((length ? length : 1) * sizeof(u64));
-    int32_t *safe_plays = malloc((length ? length : 1) * sizeof(int32_t));
-    if (!plays || !keys || !safe_plays) {
-        free(plays);
-        free(keys);
-        free(safe_plays);
-        return PyErr_NoMemory(), -2;
-    }
+    /* The hand's plays, then its safe plays as found, then those largest first. */
+    if (ints_reserve(&self->run_work, 3 * length)) return PyErr_NoMemory(), -2;
+    int32_t *plays = self->run_work.data, *found_safe = plays + length, *safe_plays = found_safe + length;
     memcpy(plays, &self->arena.data[span_offset(v)], length * sizeof(int32_t));
-    /* Larger plays first: the plan found then looks like play (KK, not K and K). */
     size_t safe_count = 0;
     u64 coverable = 0;
-    for (size_t i = 0; i < length; i++)
-        if (safe(self, plays[i], opponents, n)) {
-            keys[safe_count++] = ((u64)(255 - self->plays[plays[i]].size) << 32) | (u64)i;
-            coverable |= self->plays[plays[i]].cards;
-        }
-    qsort(keys, safe_count, sizeof(u64), compare_size_first);
-    for (size_t i = 0; i < safe_count; i++) safe_plays[i] = plays[keys[i] & 0xFFFFFFFF];
+    int of_size[PLAY_SIZES + 1] = {0};
+    int was_safe = 0;
+    for (size_t i = 0; i < length; i++) {
+        const PlayRecord *play = &self->plays[plays[i]], *before = i ? &self->plays[plays[i - 1]] : NULL;
+        /* Kickers never change what beats a play: the generator lists a core's kickers in a row. */
+        if (!before || play->pattern != before->pattern || play->top != before->top || play->chain != before->chain)
+            was_safe = safe(self, plays[i], opponents, n);
+        if (!was_safe) continue;
+        found_safe[safe_count++] = plays[i];
+        of_size[play->size]++;
+        coverable |= play->cards;
+    }
+    /* Larger plays first, each size in the generator's order: the plan found then looks like
+     * play (KK, not K and K). */
+    for (int size = PLAY_SIZES - 1, at = 0; size >= 0; size--) {
+        int here = of_size[size];
+        of_size[size] = at;
+        at += here;
+    }
+    for (size_t i = 0; i < safe_count; i++) safe_plays[of_size[self->plays[found_safe[i]].size]++] = found_safe[i];
     /* Ranks no safe play holds: the one answerable play, played last, must take them all. */
     u64 uncovered = 0;
     for (int r = 0; r < RANKS; r++)
@@ -280,9 +287,6 @@ static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
         if (!failed) self->run_plans.data[found] = steps;
         break;
     }
-    free(plays);
-    free(keys);
-    free(safe_plays);
     if (failed) return -2;
     if (map_put(&self->hand_runs_out, hand, o0, o1, 0, found)) return PyErr_NoMemory(), -2;
     return found;

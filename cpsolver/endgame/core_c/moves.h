@@ -27,6 +27,17 @@ typedef struct {
     int64_t alone; /* span of the arena: `order` without the needless kickers (kickers.h); -1 not yet */
 } Known;
 
+/* A record of `known` met lately, at a place of its own: one compare where the map's probe
+ * hashes four words. `index` is the record's index + 1 (0: an empty place). */
+#define RECENT_BITS 10
+#define RECENT_KNOWN (1 << RECENT_BITS)
+typedef struct {
+    u64 hand;
+    int32_t table, index;
+} KnownRecent;
+
+#define PLAY_SIZES 64 /* a play's size is below this: a hand holds 60 cards at most (four bits a rank) */
+
 typedef struct {
     u64 cards;
     int16_t pattern; /* -1: the rocket */
@@ -69,12 +80,14 @@ typedef struct {
     Ints class_lists;
 
     /* Caches of hands, emptied by evict(): every one is recomputed on demand. */
+    KnownRecent recent[RECENT_KNOWN]; /* in front of `known`: a node asks of its few hands many times */
     Map known;          /* (hand, table + 1) -> its record in known_of */
     Known *known_of;
     size_t known_count, known_cap;
     Map hand_runs_out;  /* (hand, opponent, opponent) -> offset in run_plans, or -1 */
     Ints arena;
     Ints run_plans;
+    Ints run_work; /* runs_out's lists of plays, for one call */
 
     Marks cover; /* runs_out's memo for one call, emptied per call */
     Ints scratch; /* the moves of every open node, a stack */
@@ -268,20 +281,36 @@ static int generate_answers(Core *self, u64 hand, int table, Ints *out) {
     return 0;
 }
 
+/* Bit 0 of the field of each rank the hand holds `least` of or more: a field's count plus
+ * its guard bit, less `least`, keeps the guard exactly when the count reaches it. */
+static inline u64 ranks_holding(u64 hand, int least) {
+    return (((hand | GUARDS) - (u64)least * (GUARDS >> 3)) & GUARDS) >> 3;
+}
+
+/* The fields of ranks above `rank` (every field for rank -1). */
+static inline u64 ranks_above(int rank) { return rank + 1 >= RANKS ? 0 : ~(u64)0 << (4 * (rank + 1)); }
+
 /* Whether the hand holds any play that beats `table`: generate_answers, as a boolean. */
 static int can_answer(const Core *self, u64 hand, int table) {
     PlayRecord t = self->plays[table];
     if (t.pattern < 0) return 0;
     if (count_of(hand, BLACK) && count_of(hand, RED)) return 1;
     const Pattern *p = &self->patterns[t.pattern];
-    for (int r = p->kind == KIND_BOMB ? t.top + 1 : 0; r <= TWO; r++)
-        if (count_of(hand, r) == 4) return 1;
+    u64 bombs = ranks_holding(hand, 4) & ~ranks_above(TWO);
+    if (bombs & ranks_above(p->kind == KIND_BOMB ? t.top : -1)) return 1;
     if (p->kind == KIND_BOMB) return 0;
-    if (p->max_chain == 1 && p->width == 1) { /* a single: the question asked most often */
-        for (int r = t.top + 1; r < RANKS; r++)
-            if (count_of(hand, r)) return 1;
-        return 0;
+    /* The cores above the table's, as cores_in finds them: a rank held `width` times (the
+     * lowest rank of a chain of them, each rank up to the highest a chain may reach). */
+    u64 cores = ranks_holding(hand, p->width);
+    if (p->max_chain == 1) {
+        cores &= ranks_above(t.top);
+    } else {
+        cores &= ~ranks_above(self->highest);
+        for (int link = 1; link < t.chain; link++) cores &= cores >> 4;
+        cores &= ranks_above(t.top - t.chain + 1); /* a chain's top above the table's */
     }
+    if (!cores) return 0;
+    if (!p->kicker_size) return 1;
     int chains[RANKS * RANKS], tops[RANKS * RANKS];
     int n = cores_in(self, hand, t.pattern, t.top, t.chain, chains, tops);
     for (int i = 0; i < n; i++) {

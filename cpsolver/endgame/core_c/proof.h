@@ -3,9 +3,10 @@
  *
  * Part of the compiled core, cpsolver/endgame/_core.c (see strategy.h). The walk is
  * strategy.h's; this is its second sink. How a hand and a play are spelled stays in
- * Python (endgame/proof.py gives two callables, each asked once per distinct hand or
- * play and remembered here): the text is the one proof.py writes from the rows, with
- * none of the rows' millions of Python objects in between.
+ * Python: endgame/proof.py gives the ranks' symbols, which spell a hand here, and a
+ * callable that spells a play, asked once per distinct play and remembered here. The
+ * text is the one proof.py writes from the rows, with none of the rows' millions of
+ * Python objects in between.
  */
 #ifndef CPSOLVER_CORE_PROOF_H
 #define CPSOLVER_CORE_PROOF_H
@@ -44,10 +45,10 @@ static int text_int(Text *t, long long v) {
 #define NAME_AT(offset, length) (((int64_t)(offset) << 24) | (int64_t)(length))
 
 typedef struct {
-    Text text, names;                /* the nodes written; every name met, end to end */
-    PyObject *hand_name, *play_name; /* callables: packed hand -> JSON string, move -> JSON members */
-    Map hands;                       /* packed hand -> NAME_AT */
-    int64_t *plays;                  /* by play number: NAME_AT, 0 where not asked yet */
+    Text text, names;    /* the nodes written; every play's name met, end to end */
+    const char *symbols; /* a rank's symbol, by rank: a hand is its ranks' symbols, lowest first */
+    PyObject *play_name; /* callable: move -> the members of a JSON object */
+    int64_t *plays;      /* by play number: NAME_AT, 0 where not asked yet */
     size_t play_room;                /* the length of plays */
     size_t written;                  /* nodes so far */
 } ProofText;
@@ -75,11 +76,16 @@ static int text_kept(Text *t, const ProofText *p, int64_t name) {
     return text_add(t, p->names.data + (name >> 24), (size_t)(name & 0xFFFFFF));
 }
 
+/* A hand as a JSON string: each rank's symbol as many times as the hand holds it, as
+ * str(Hand) spells it (the symbols need no escaping: Core_strategy_text checks). */
 static int text_hand(ProofText *p, u64 hand) {
-    Slot *s = map_find(&p->hands, hand, 0, 0, 0);
-    int64_t name = s ? s->v : ask_name(p, p->hand_name, PyLong_FromUnsignedLongLong(hand));
-    if (name < 0 || (!s && map_put(&p->hands, hand, 0, 0, 0, name))) return name < 0 ? -1 : (PyErr_NoMemory(), -1);
-    return text_kept(&p->text, p, name);
+    char spelt[2 + 4 * RANKS];
+    size_t n = 0;
+    spelt[n++] = '"';
+    for (int r = 0; r < RANKS; r++)
+        for (int c = count_of(hand, r); c > 0; c--) spelt[n++] = p->symbols[r];
+    spelt[n++] = '"';
+    return text_add(&p->text, spelt, n);
 }
 
 static int text_play(ProofText *p, int32_t move) {
@@ -140,18 +146,28 @@ static int row_text(Core *self, void *sink, const State *st, int winning, const 
     return text_str(t, "]}");
 }
 
-/* strategy_text(hands, turn, table, by, hand_name, play_name) -> str */
+/* strategy_text(hands, turn, table, by, symbols, play_name) -> str */
 static PyObject *Core_strategy_text(Core *self, PyObject *args) {
-    PyObject *hands, *hand_name, *play_name;
+    PyObject *hands, *play_name;
+    const char *symbols;
+    Py_ssize_t symbol_count;
     State st;
-    if (!PyArg_ParseTuple(args, "OiiiOO", &hands, &st.turn, &st.table, &st.by, &hand_name, &play_name) ||
+    if (!PyArg_ParseTuple(args, "Oiiis#O", &hands, &st.turn, &st.table, &st.by, &symbols, &symbol_count,
+                          &play_name) ||
         fill_state(self, hands, &st))
         return NULL;
-    ProofText p = {{NULL, 0, 0}, {NULL, 0, 0}, hand_name, play_name, {NULL, 0, 0, 0}, NULL, 0, 0};
+    int plain = symbol_count == RANKS;
+    for (Py_ssize_t i = 0; plain && i < symbol_count; i++)
+        plain = symbols[i] > ' ' && symbols[i] < 127 && symbols[i] != '"' && symbols[i] != '\\';
+    if (!plain) {
+        PyErr_SetString(PyExc_ValueError, "the symbols must be one printable ASCII character a rank, no quote");
+        return NULL;
+    }
+    ProofText p = {{NULL, 0, 0}, {NULL, 0, 0}, symbols, play_name, NULL, 0, 0};
     PyObject *answer = NULL;
     p.play_room = self->play_count + 1;
     p.plays = calloc(p.play_room, sizeof(int64_t));
-    if (!p.plays || map_init(&p.hands, 1024)) {
+    if (!p.plays) {
         PyErr_NoMemory();
     } else if (!walk_strategy(self, st, row_text, &p)) {
         answer = PyUnicode_DecodeUTF8(p.text.data ? p.text.data : "", (Py_ssize_t)p.text.len, NULL);
@@ -159,7 +175,6 @@ static PyObject *Core_strategy_text(Core *self, PyObject *args) {
     free(p.text.data);
     free(p.names.data);
     free(p.plays);
-    map_free(&p.hands);
     return answer;
 }
 

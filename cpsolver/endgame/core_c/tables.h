@@ -166,9 +166,16 @@ static Slot *map_find(const Map *m, u64 a, u64 b, u64 c, u64 d) {
     }
 }
 
+/* A small map grows fourfold, so that a search of thousands of positions copies its maps
+ * a few times, not ten; past GROW_FOURFOLD slots, twofold. Every map's size is one of
+ * these steps from 1024 (compiled.table_bound counts on it). */
+#define GROW_FOURFOLD ((size_t)1 << 16)
+
+static inline size_t grown(size_t cap) { return cap * (cap < GROW_FOURFOLD ? 4 : 2); }
+
 static int map_grow(Map *m) {
     Map bigger;
-    if (map_init(&bigger, m->cap * 2)) return -1;
+    if (map_init(&bigger, grown(m->cap))) return -1;
     for (size_t i = 0; i < m->cap; i++) {
         Slot *s = &m->slots[i];
         if (!m->tags[i]) continue;
