@@ -17,13 +17,16 @@ from endgame_reference import winner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsolver.endgame import compiled
+from cpsolver.endgame import compiled, tree
 from cpsolver.endgame.answer import new_search, solve
+from cpsolver.endgame.proof import strategy_proof_text
 from cpsolver.endgame.solver import state_of
-from cpsolver.endgame.tree import OPEN, PROVEN, REFUTED, WIDTHS, Tree
+from cpsolver.endgame.tree import OPEN, PASS, PROVEN, REFUTED, WIDTHS, Tree
 from cpsolver.io.positiongen import random_position
 from cpsolver.rules.movegen import generator
 from cpsolver.rules.position import Position
+from cpsolver.rules.ruleset import standard_rules
+from cpsolver.verify.strategy import check_strategy
 
 ROOT = Path(__file__).resolve().parents[1]
 CORES = ["python", *(["compiled"] if compiled.available() else [])]
@@ -109,6 +112,54 @@ def test_deciding_by_widening_gives_the_brute_force_verdict(
     mover = position.side_of(position.turn)
     assert (mover if mover_wins else 1 - mover) == _truth(position)
     assert width is None or width in WIDTHS
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**9), three=st.booleans(), core=st.sampled_from(CORES))
+def test_deciding_move_by_move_gives_the_brute_force_verdict_and_a_proof(
+    seed: int, three: bool, core: str
+) -> None:
+    """Split from the first width on: every position decided move by move, its own entry
+    stored after, so the strategy read from the table is a proof the checker accepts."""
+    position = _small(seed, three)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tree, "SPLIT_PAST", 0)
+        result = solve(position, strategy=True, core=core)
+    assert result.winner == _truth(position)
+    tried = result.stats["split"]
+    assert 1 <= tried <= len(generator().moves(position.hands[position.turn], position.table))
+    assert result.strategy is not None
+    proof = json.loads(strategy_proof_text(result, standard_rules()))
+    assert check_strategy(proof, position, standard_rules()) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**9), three=st.booleans(), core=st.sampled_from(CORES))
+def test_a_split_decides_the_moves_in_the_search_order_up_to_the_first_that_wins(
+    seed: int, three: bool, core: str
+) -> None:
+    """Each move before the first winning one settled in the table as a loss for the mover,
+    as the brute force has it, the winning one as a win, and there the split stops."""
+    position = _small(seed, three)
+    search = new_search(position.players, core=core)
+    root = state_of(search, position)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tree, "SPLIT_PAST", 0)
+        mover_wins, _ = search.decide(root)
+    mover = position.side_of(position.turn)
+    decided = search.tried_moves(root)[: search.split_moves]
+    assert decided and search.settled(root) == mover_wins
+    for number, move in enumerate(decided, 1):
+        child = search.successor(root, move)
+        if child is None:  # the move empties the mover's hand: a win, and the last decided
+            assert number == len(decided) and mover_wins
+            continue
+        after = position.after(search.play(move) if move != PASS else None)
+        assert after is not None
+        child_mover_wins = search.settled(child)
+        wins_for_mover = child_mover_wins == (search.side[child[1]] == mover)
+        assert wins_for_mover == (_truth(after) == mover)
+        assert wins_for_mover == (number == len(decided) and mover_wins)
 
 
 @pytest.mark.parametrize("core", CORES)

@@ -293,10 +293,10 @@ static PyObject *Core_answerable(Core *self, PyObject *args) {
 
 static PyObject *Core_ordered(Core *self, PyObject *args) {
     unsigned long long hand;
-    int table;
-    if (!PyArg_ParseTuple(args, "Ki", &hand, &table)) return NULL;
+    int table, alone = 0;
+    if (!PyArg_ParseTuple(args, "Ki|p", &hand, &table, &alone)) return NULL;
     if (table != NO_TABLE && check_play(self, table)) return NULL;
-    return move_list(self, ordered_of(self, hand, table));
+    return move_list(self, alone ? alone_of(self, hand, table) : ordered_of(self, hand, table));
 }
 
 static PyObject *Core_lookup(Core *self, PyObject *args) {

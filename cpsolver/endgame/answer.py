@@ -141,6 +141,7 @@ def solve(
     memory: int | MemoryBudget | None = DEFAULT_MEMORY,
     core: str = "auto",
     strategy: bool = True,
+    split: bool = True,
 ) -> EndgameResult:
     """Solve ``position`` exactly: who wins with best play by both sides.
 
@@ -162,7 +163,9 @@ def solve(
     it on, the reading out keeps to the same time limit and memory cap: a
     strategy too big for what is left comes back without its line and
     strategy, the verdict and moves still proven (``stats["strategy_stopped"]``
-    says which limit it met).
+    says which limit it met). A position the narrow questions leave open is
+    decided move by move (``Tree.decide``; ``stats["split"]`` counts the
+    moves so decided), unless ``split`` is off.
     """
     started = time.perf_counter()
     deadline = None if time_limit is None else started + time_limit
@@ -171,7 +174,7 @@ def solve(
     root = state_of(search, position)
     mover = position.side_of(position.turn)
     try:
-        mover_wins, width = search.decide(root)
+        mover_wins, width = search.decide(root, split)
         moves = _winning_moves(search, root, all_moves) if mover_wins else []
     except (OutOfTime, OutOfMemory) as stop:
         stats = _stats(search, started)
@@ -199,6 +202,7 @@ def solve(
         **_stats(search, started),
         "search_seconds": round(solved - started, 6),
         "width": width,
+        "split": search.split_moves,
         **extra,
     }
     line = [(player, _move(search, move)) for player, move in walked]

@@ -283,10 +283,11 @@ class CompiledSearch(Tree):
             found = self._built[move] = self._build(move)
         return found
 
-    def ordered(self, hand: int, table: Move) -> list[Move]:
-        """The plays (on lead) or the answers to ``table``, in the order the search tries them."""
+    def ordered(self, hand: int, table: Move, alone: bool = False) -> list[Move]:
+        """The plays (on lead) or the answers to ``table``, in the order the search tries them;
+        with ``alone``, less the kickers a player without a partner never needs."""
         try:
-            return list(self._core.ordered(hand, table))
+            return list(self._core.ordered(hand, table, alone))
         except TimeoutError:
             raise OutOfTime from None
 

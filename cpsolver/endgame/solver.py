@@ -273,8 +273,11 @@ class Search(PackedRules, Tree):
         """The rules core's play of a number."""
         return self.play_of[move]
 
-    def ordered(self, hand: int, table: Move) -> list[Move]:
-        """The plays (on lead) or the answers to ``table``, in the order the search tries them."""
+    def ordered(self, hand: int, table: Move, alone: bool = False) -> list[Move]:
+        """The plays (on lead) or the answers to ``table``, in the order the search tries them;
+        with ``alone``, less the kickers a player without a partner never needs."""
+        if alone:
+            return list(self._alone_moves(hand, table))
         if table == NO_TABLE:
             return self._ordered_plays(hand)
         return self._ordered_answers(hand, table)

@@ -24,6 +24,9 @@ REFUTED, PROVEN, OPEN = 0, 1, 2
 # The widths :meth:`Tree.decide` asks each side at, in turn; chosen on the 12/10/10 positions
 # of ``benchmarks/endgame.py --only mid3`` (``benchmarks/widening.py`` measures them).
 WIDTHS = (1, 2, 3, 4, 6)
+# Past this width :meth:`Tree.decide` decides a position move by move (see ``_split``): on the
+# 12/10/10 positions and full deals of ``benchmarks/endgame.py`` 2 did better than 4.
+SPLIT_PAST = 2
 Move = int  # a play's number, or PASS
 State = tuple[tuple[int, ...], int, int, int]  # packed hands, turn, table play (or NO_TABLE), by
 Entry = Move | tuple[Move, ...] | None  # the winning move, a plan that runs out, or None: a loss
@@ -47,6 +50,7 @@ class Tree:
     players: int
     side: list[int]
     nodes: int
+    split_moves: int = 0  # the moves the last decide(split=True) decided one by one (0: none)
     _clock_reads: int
     deadline: float | None
     memory: MemoryBudget
@@ -168,7 +172,7 @@ class Tree:
             if mover_wins is None:
                 if not search:
                     continue
-                mover_wins = self.decide(child)[0]
+                mover_wins = self.decide(child, split=False)[0]
             mover = self.side[child[1]]
             found[move] = mover if mover_wins else 1 - mover
         return found
@@ -180,8 +184,9 @@ class Tree:
             return list(self.plays(hands[turn]))
         return [*self.answers(hands[turn], table), PASS]
 
-    def ordered(self, hand: int, table: Move) -> list[Move]:
-        """The plays (on lead) or the answers to ``table``, in the order the search tries them."""
+    def ordered(self, hand: int, table: Move, alone: bool = False) -> list[Move]:
+        """The plays (on lead) or the answers to ``table``, in the order the search tries them;
+        with ``alone``, less the kickers a player without a partner never needs (kickers.py)."""
         raise NotImplementedError
 
     def ordered_moves(self, state: State) -> list[Move]:
@@ -189,13 +194,23 @@ class Tree:
 
         Over a partner's play the pass comes first; over an opponent's, last.
         """
-        hands, turn, table, by = state
-        moves = self.ordered(hands[turn], table)
+        return self._with_pass(state, self.ordered(state[0][state[1]], state[2]))
+
+    def tried_moves(self, state: State) -> list[Move]:
+        """The moves the search itself tries at ``state``, in its order: those of
+        :meth:`ordered_moves`, less the needless kickers of a player without a partner."""
+        hands, turn, table, _ = state
+        alone = sum(side != self.side[turn] for side in self.side) == self.players - 1
+        return self._with_pass(state, self.ordered(hands[turn], table, alone))
+
+    def _with_pass(self, state: State, moves: list[Move]) -> list[Move]:
+        """A state's plays or answers with the pass, where there is one, where it is tried."""
+        _, turn, table, by = state
         if table == NO_TABLE:
             return moves
         return [PASS, *moves] if self.side[by] == self.side[turn] else [*moves, PASS]
 
-    def decide(self, state: State) -> tuple[bool, int | None]:
+    def decide(self, state: State, split: bool = True) -> tuple[bool, int | None]:
         """Whether the side to move wins at ``state``, and the width that decided (None: all).
 
         Widening. The plain search (:meth:`wins`), when a node's first move
@@ -208,16 +223,45 @@ class Tree:
         A win found so is exact and kept; a node where so few moves find
         none is left open, which costs far less than refuting it. What both
         sides leave open at width 6, the full search decides, reading every
-        exact result stored on the way. Raises what the search raises at
-        its limits (out of time, out of memory).
+        exact result stored on the way. With ``split``, what both sides leave
+        open past width ``SPLIT_PAST`` is decided move by move instead
+        (:meth:`_split`). Raises what the search raises at its limits (out of
+        time, out of memory).
         """
         mover = self.side[state[1]]
+        if split:
+            self.split_moves = 0
         for width in WIDTHS:
+            if split and width > SPLIT_PAST:
+                return self._split(state)
             for prover in (mover, 1 - mover):
                 found = self.proves(*state, prover, width)
                 if found != OPEN:
                     return (found == PROVEN) == (prover == mover), width
         return self.wins(*state), None
+
+    def _split(self, state: State) -> tuple[bool, int | None]:
+        """Decide ``state`` move by move: each position its moves lead to decided apart
+        (:meth:`decide`, unsplit), in the search's order, until one wins for the mover.
+
+        Each then finds the narrowest width that decides it, where a question of
+        the whole position needs the width of its hardest move for every move.
+        The width given is the widest a position needed (None: the full search).
+        The state's own entry is then stored by the plain search, which reads
+        every move's result back from the table.
+        """
+        side = self.side[state[1]]
+        widest: int | None = 0
+        for count, move in enumerate(self.tried_moves(state), 1):
+            self.split_moves = count
+            child = self.successor(state, move)
+            if child is None:
+                break
+            mover_wins, width = self.decide(child, split=False)
+            widest = None if width is None or widest is None else max(widest, width)
+            if mover_wins == (self.side[child[1]] == side):
+                break
+        return self.wins(*state), widest
 
     def winning_moves(self, state: State) -> list[Move]:
         """Every move after which the side to move at ``state`` wins (searched as needed)."""
@@ -225,7 +269,7 @@ class Tree:
         found = []
         for move in self.legal(state):
             child = self.successor(state, move)
-            if child is None or self.decide(child)[0] == (self.side[child[1]] == side):
+            if child is None or self.decide(child, split=False)[0] == (self.side[child[1]] == side):
                 found.append(move)
         return found
 

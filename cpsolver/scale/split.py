@@ -50,7 +50,10 @@ def _solve_child(child: _Child) -> tuple[str, int | None, int]:
     left = None if child.deadline is None else child.deadline - time.time()
     if left is not None and left <= 0:
         return child.move, None, 0
-    result = solve(position, rules, left, memory=child.memory, core=child.core, strategy=False)
+    # Unsplit, as one search decides each of its first moves when it splits (Tree.decide).
+    result = solve(
+        position, rules, left, memory=child.memory, core=child.core, strategy=False, split=False
+    )
     return child.move, result.winner, int(result.stats["nodes"])
 
 
