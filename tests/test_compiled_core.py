@@ -119,6 +119,21 @@ def test_the_compiled_cores_proofs_verify_and_equal_the_references(rules: RuleSe
 
 
 @needs_core
+@pytest.mark.parametrize(
+    "symbols", ["3456789TJQKA2B", '3456789TJQKA2B"', "3456789TJQKA2B\\", "3456789TJQKA2B "]
+)
+def test_the_c_proof_writer_spells_hands_only_in_symbols_that_need_no_escaping(
+    symbols: str,
+) -> None:
+    """One printable ASCII character a rank, no quote or backslash: else JSON would break."""
+    result = solve(Position.parse(["KK 3", "QQ 4"]), core="compiled")
+    assert result.strategy is not None
+    search, root = result.strategy.search, result.strategy.root
+    with pytest.raises(ValueError, match="symbols"):
+        search.strategy_text(root, symbols, lambda move: '"cards":"x"')
+
+
+@needs_core
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
 def test_plays_and_answers_are_the_move_generators_in_its_order(rules: RuleSet) -> None:
     """The C generator against the rules core's, over random hands and tables, order included;

@@ -115,13 +115,13 @@ def test_deciding_by_widening_gives_the_brute_force_verdict(
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10**9), three=st.booleans(), core=st.sampled_from(CORES))
+@given(seed=st.integers(0, 10**9), core=st.sampled_from(CORES))
 def test_deciding_move_by_move_gives_the_brute_force_verdict_and_a_proof(
-    seed: int, three: bool, core: str
+    seed: int, core: str
 ) -> None:
-    """Split from the first width on: every position decided move by move, its own entry
-    stored after, so the strategy read from the table is a proof the checker accepts."""
-    position = _small(seed, three)
+    """Split from the first width on: every three-player position decided move by move, its
+    own entry stored after, so the strategy read from the table is a proof the checker accepts."""
+    position = _small(seed, three=True)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(tree, "SPLIT_PAST", 0)
         result = solve(position, strategy=True, core=core)
@@ -134,13 +134,13 @@ def test_deciding_move_by_move_gives_the_brute_force_verdict_and_a_proof(
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 10**9), three=st.booleans(), core=st.sampled_from(CORES))
+@given(seed=st.integers(0, 10**9), core=st.sampled_from(CORES))
 def test_a_split_decides_the_moves_in_the_search_order_up_to_the_first_that_wins(
-    seed: int, three: bool, core: str
+    seed: int, core: str
 ) -> None:
     """Each move before the first winning one settled in the table as a loss for the mover,
     as the brute force has it, the winning one as a win, and there the split stops."""
-    position = _small(seed, three)
+    position = _small(seed, three=True)
     search = new_search(position.players, core=core)
     root = state_of(search, position)
     with pytest.MonkeyPatch.context() as patch:
@@ -160,6 +160,14 @@ def test_a_split_decides_the_moves_in_the_search_order_up_to_the_first_that_wins
         wins_for_mover = child_mover_wins == (search.side[child[1]] == mover)
         assert wins_for_mover == (_truth(after) == mover)
         assert wins_for_mover == (number == len(decided) and mover_wins)
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_two_player_positions_are_never_split(core: str) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tree, "SPLIT_PAST", 0)
+        result = solve(Position.parse(["3559QK2", "TTJK"]), core=core)
+    assert result.stats["split"] == 0 and result.winner == 0
 
 
 @pytest.mark.parametrize("core", CORES)

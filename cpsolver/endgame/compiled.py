@@ -92,7 +92,7 @@ def table_bound(cap: int) -> int:
     """The most entries the C table holds under a memory cap of ``cap`` bytes.
 
     Half the cap goes to the table, the rest to the caches of hands beside
-    it and to the moment a table doubles (old and new both held).
+    it and to the moment a table grows (old and new both held).
     """
     slots = 1024
     while _grown(slots) * _SLOT_BYTES <= cap // 2:

@@ -24,8 +24,10 @@ REFUTED, PROVEN, OPEN = 0, 1, 2
 # The widths :meth:`Tree.decide` asks each side at, in turn; chosen on the 12/10/10 positions
 # of ``benchmarks/endgame.py --only mid3`` (``benchmarks/widening.py`` measures them).
 WIDTHS = (1, 2, 3, 4, 6)
-# Past this width :meth:`Tree.decide` decides a position move by move (see ``_split``): on the
-# 12/10/10 positions and full deals of ``benchmarks/endgame.py`` 2 did better than 4.
+# Past this width :meth:`Tree.decide` decides a three-player position move by move (see
+# ``_split``): on the 12/10/10 positions and full deals of ``benchmarks/endgame.py`` 2 did
+# better than 4. Two-player positions are not split: there it made the puzzles and the random
+# 14+13 positions slower.
 SPLIT_PAST = 2
 Move = int  # a play's number, or PASS
 State = tuple[tuple[int, ...], int, int, int]  # packed hands, turn, table play (or NO_TABLE), by
@@ -224,15 +226,15 @@ class Tree:
         none is left open, which costs far less than refuting it. What both
         sides leave open at width 6, the full search decides, reading every
         exact result stored on the way. With ``split``, what both sides leave
-        open past width ``SPLIT_PAST`` is decided move by move instead
-        (:meth:`_split`). Raises what the search raises at its limits (out of
+        open past width ``SPLIT_PAST`` in a three-player position is decided
+        move by move instead (:meth:`_split`). Raises what the search raises at its limits (out of
         time, out of memory).
         """
         mover = self.side[state[1]]
         if split:
             self.split_moves = 0
         for width in WIDTHS:
-            if split and width > SPLIT_PAST:
+            if split and self.players == 3 and width > SPLIT_PAST:
                 return self._split(state)
             for prover in (mover, 1 - mover):
                 found = self.proves(*state, prover, width)

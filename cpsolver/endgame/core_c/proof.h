@@ -79,13 +79,13 @@ static int text_kept(Text *t, const ProofText *p, int64_t name) {
 /* A hand as a JSON string: each rank's symbol as many times as the hand holds it, as
  * str(Hand) spells it (the symbols need no escaping: Core_strategy_text checks). */
 static int text_hand(ProofText *p, u64 hand) {
-    char spelt[2 + 4 * RANKS];
+    char cards[2 + 15 * RANKS]; /* a field counts to 15 at most */
     size_t n = 0;
-    spelt[n++] = '"';
+    cards[n++] = '"';
     for (int r = 0; r < RANKS; r++)
-        for (int c = count_of(hand, r); c > 0; c--) spelt[n++] = p->symbols[r];
-    spelt[n++] = '"';
-    return text_add(&p->text, spelt, n);
+        for (int c = count_of(hand, r); c > 0; c--) cards[n++] = p->symbols[r];
+    cards[n++] = '"';
+    return text_add(&p->text, cards, n);
 }
 
 static int text_play(ProofText *p, int32_t move) {
