@@ -471,7 +471,8 @@ static PyMethodDef Core_methods[] = {
      "wins(hands, turn, table, by, keep_all=False): whether the side to move wins (TimeoutError past the\n"
      "deadline); with keep_all, every result found is kept in the table, however cheap."},
     {"ordered", (PyCFunction)Core_ordered, METH_VARARGS,
-     "ordered(hand, table): the plays (table -1) or answers in the search's order, the pass left out."},
+     "ordered(hand, table, alone=False): the plays (table -1) or answers in the search's order, the pass "
+     "left out; with alone, the needless kickers left out too."},
     {"lookup", (PyCFunction)Core_lookup, METH_VARARGS,
      "lookup(hands, turn, table, by): False if not searched, None for a loss, the winning move, or a plan."},
     {"plays", (PyCFunction)Core_plays, METH_VARARGS, "plays(hand): every play in a packed hand."},

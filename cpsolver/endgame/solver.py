@@ -101,8 +101,7 @@ class Search(PackedRules, Tree):
             for turn in range(players)
         ]
         self._class_of: dict[int, dict[Move, int]] = {}
-        # Who has no partner, and so never needs a needlessly high kicker (endgame.kickers).
-        self._alone = [len(opponents) == players - 1 for opponents in self._opponents]
+        self._alone = [self.alone(turn) for turn in range(players)]  # read at every node
         self._open_nodes: set[State] = set()
         self._keep_all = False  # settle(): every result kept, however cheap
         self._root: State | None = None  # the key of the state asked about: always kept

@@ -202,8 +202,12 @@ class Tree:
         """The moves the search itself tries at ``state``, in its order: those of
         :meth:`ordered_moves`, less the needless kickers of a player without a partner."""
         hands, turn, table, _ = state
-        alone = sum(side != self.side[turn] for side in self.side) == self.players - 1
-        return self._with_pass(state, self.ordered(hands[turn], table, alone))
+        return self._with_pass(state, self.ordered(hands[turn], table, self.alone(turn)))
+
+    def alone(self, turn: int) -> bool:
+        """Whether the player has no partner (every other player an opponent), and so never
+        needs a needlessly high kicker (:mod:`cpsolver.endgame.kickers`)."""
+        return sum(side != self.side[turn] for side in self.side) == self.players - 1
 
     def _with_pass(self, state: State, moves: list[Move]) -> list[Move]:
         """A state's plays or answers with the pass, where there is one, where it is tried."""
@@ -227,8 +231,8 @@ class Tree:
         sides leave open at width 6, the full search decides, reading every
         exact result stored on the way. With ``split``, what both sides leave
         open past width ``SPLIT_PAST`` in a three-player position is decided
-        move by move instead (:meth:`_split`). Raises what the search raises at its limits (out of
-        time, out of memory).
+        move by move instead (:meth:`_split`). Raises what the search raises
+        at its limits (out of time, out of memory).
         """
         mover = self.side[state[1]]
         if split:
