@@ -41,11 +41,12 @@
 /* The Python type                                                           */
 
 static int free_caches(Core *self) {
-    if (map_clear(&self->known) || map_clear(&self->hand_runs_out) || map_clear(&self->open_nodes)) return -1;
+    if (map_clear(&self->known) || map_clear(&self->open_nodes)) return -1;
     self->known_count = 0;
     memset(self->recent, 0, sizeof self->recent);
     self->arena.len = 0;
     self->run_plans.len = 0;
+    memset(self->run_memo, 0, RUN_MEMO * sizeof(RunMemo));
     return 0;
 }
 
@@ -73,6 +74,7 @@ static void Core_dealloc(Core *self) {
     free(self->class_lists.data);
     free(self->arena.data);
     free(self->run_plans.data);
+    free(self->run_memo);
     free(self->run_work.data);
     free(self->scratch.data);
     for (int i = 0; i < self->pattern_count; i++) free(self->patterns[i].limits);
@@ -162,7 +164,8 @@ static int Core_init(Core *self, PyObject *args, PyObject *kwargs) {
             PyErr_NoMemory();
             return -1;
         }
-    if (marks_init(&self->cover)) {
+    free(self->run_memo);
+    if (marks_init(&self->cover) || !(self->run_memo = calloc(RUN_MEMO, sizeof(RunMemo)))) {
         PyErr_NoMemory();
         return -1;
     }
@@ -456,6 +459,7 @@ static PyObject *Core_get_bytes(Core *self, void *Py_UNUSED(closure)) {
     HELD(self->play_cap * sizeof(PlayRecord));
     HELD(self->known_cap * sizeof(Known));
     HELD(self->cover.cap * sizeof(Mark));
+    HELD(RUN_MEMO * sizeof(RunMemo));
 #undef HELD
     return Py_BuildValue("(nn)", (Py_ssize_t)held, (Py_ssize_t)largest);
 }

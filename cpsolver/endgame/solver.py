@@ -18,6 +18,8 @@ What makes it fast:
   fewest plays in hand, the lowest first, so that the winning move is
   usually met first;
 - over a partner's play, passing is tried first; over an opponent's, last;
+- *forced passes*: a player with no answer to the table passes without a
+  node of its own (nothing is chosen there, so nothing is stored);
 - ``proves``: one side's win sought among its first few moves at each of its
   nodes, every move of the other side answered (widening: ``Tree.decide``),
   before the full search;
@@ -129,6 +131,7 @@ class Search(PackedRules, Tree):
         for move in moves:
             child = self.successor(state, move)
             assert child is not None  # a move that empties the hand was taken above
+            child = self._past_forced_passes(child)
             won = self._wins(child)
             if won if self.side[child[1]] == side else not won:
                 self._keep(key, move, before)
@@ -183,7 +186,10 @@ class Search(PackedRules, Tree):
         tried = moves[:width] if mine else moves
         for move in tried:
             child = self.successor(state, move)
-            found = wanted if child is None else self._proves(child, prover, width)
+            if child is None:
+                found = wanted
+            else:
+                found = self._proves(self._past_forced_passes(child), prover, width)
             if found == wanted:
                 self._keep(key, move, before)
                 return found
@@ -198,6 +204,15 @@ class Search(PackedRules, Tree):
         else:
             self._keep(key, None, before)
         return result
+
+    def _past_forced_passes(self, state: State) -> State:
+        """The state after every player who cannot answer the table has passed (the
+        compiled core's pass_through): the next player with a choice, the lead at the latest."""
+        while state[2] != NO_TABLE and not self.can_answer(state[0][state[1]], state[2]):
+            following = self.successor(state, PASS)
+            assert following is not None  # a pass never empties a hand
+            state = following
+        return state
 
     def _node_moves(self, state: State, key: State) -> list[Move] | None:
         """A node's shortcuts (a win found by one is stored: None), else its moves in order.

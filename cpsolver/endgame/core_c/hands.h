@@ -202,8 +202,12 @@ static int cover(Covering *c, u64 left) {
 /* The offset in run_plans of a plan that runs out (length, then plays), -1 for none, -2 failure. */
 static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
     u64 o0 = n > 0 ? opponents[0] : 0, o1 = n > 1 ? opponents[1] : 0;
-    Slot *s = map_find(&self->hand_runs_out, hand, o0, o1, 0);
-    if (s) return s->v;
+    RunMemo *memo = &self->run_memo[hash_of(hand, o0, o1, 0) & (RUN_MEMO - 1)];
+    if (memo->hand == hand && memo->o0 == o0 && memo->o1 == o1) return memo->found;
+    if (self->run_plans.len > RUN_PLANS_MOST) { /* every plan's offset forgotten with it */
+        memset(self->run_memo, 0, RUN_MEMO * sizeof(RunMemo));
+        self->run_plans.len = 0;
+    }
     int64_t v = plays_of(self, hand);
     if (v < 0) return -2;
     size_t length = span_length(v);
@@ -288,7 +292,7 @@ static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
         break;
     }
     if (failed) return -2;
-    if (map_put(&self->hand_runs_out, hand, o0, o1, 0, found)) return PyErr_NoMemory(), -2;
+    *memo = (RunMemo){hand, o0, o1, found};
     return found;
 }
 

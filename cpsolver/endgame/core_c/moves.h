@@ -38,6 +38,17 @@ typedef struct {
 
 #define PLAY_SIZES 64 /* a play's size is below this: a hand holds 60 cards at most (four bits a rank) */
 
+/* runs_out's memo: a result a place, direct-mapped by (hand, opponents), overwritten on a
+ * collision. Most of its questions are asked again soon after, of nearby positions: a map of
+ * every one ever asked (millions on a 12/10/10 position) missed the processor's cache on
+ * nearly every look-up, and working a result out again costs less than such a miss. */
+typedef struct {
+    u64 hand, o0, o1; /* hand 0: an empty place (runs_out is never asked of an empty hand) */
+    int64_t found;
+} RunMemo;
+#define RUN_MEMO ((size_t)1 << 14) /* 512 KiB: 1 << 12 and 1 << 18 did no better */
+#define RUN_PLANS_MOST ((size_t)1 << 20) /* past this, run_plans and the memo start afresh */
+
 typedef struct {
     u64 cards;
     int16_t pattern; /* -1: the rocket */
@@ -84,7 +95,7 @@ typedef struct {
     Map known;          /* (hand, table + 1) -> its record in known_of */
     Known *known_of;
     size_t known_count, known_cap;
-    Map hand_runs_out;  /* (hand, opponent, opponent) -> offset in run_plans, or -1 */
+    RunMemo *run_memo;  /* RUN_MEMO places: (hand, opponent, opponent) -> offset in run_plans, or -1 */
     Ints arena;
     Ints run_plans;
     Ints run_work; /* runs_out's lists of plays, for one call */
@@ -97,7 +108,7 @@ typedef struct {
 #define CORE_MAPS(self)                                                                                     \
     {                                                                                                       \
         &(self)->play_index, &(self)->table, &(self)->walked, &(self)->classes, &(self)->known,            \
-            &(self)->hand_runs_out, &(self)->open_nodes                                                     \
+            &(self)->open_nodes                                                     \
     }
 
 static double clock_now(void) {

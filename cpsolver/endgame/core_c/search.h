@@ -168,6 +168,16 @@ static int successor(const Core *self, const State *st, int move, State *child) 
     return 1;
 }
 
+/* Past every player who cannot answer the table: a forced pass is no choice, so the search
+ * goes on from the next player who has one (the lead, at the latest), with no node of its own. */
+static inline void pass_through(const Core *self, State *st) {
+    while (st->table != NO_TABLE && !can_answer(self, st->hands[st->turn], st->table)) {
+        State next;
+        successor(self, st, PASS, &next);
+        *st = next;
+    }
+}
+
 /* A node's moves, unless a shortcut wins it: the shortcuts tried (a win found by one is
  * stored), else the moves pushed on the scratch stack in the order they are tried.
  * Returns 1 (the mover wins by a shortcut), 0 (moves pushed at *base, *total of them), -1 failure. */
@@ -241,6 +251,7 @@ static int wins(Core *self, const State *st) {
             won = 1; /* a move that empties the hand wins (taken above as out now) */
             child.turn = st->turn;
         } else {
+            pass_through(self, &child);
             won = wins(self, &child);
             if (won < 0) {
                 self->scratch.len = base;
@@ -275,6 +286,7 @@ static int proves(Core *self, const State *st, int prover, int width) {
     u64 key[4];
     if (key_of(self, st, key)) return -1;
     int mine = self->side[st->turn] == prover;
+    map_prefetch(&self->open_nodes, key[0], key[1], key[2], key[3]);
     Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
     if (s) return (entry_result(s->v) != LOSS) == mine ? PROVEN : REFUTED;
     if (map_find(&self->open_nodes, key[0], key[1], key[2], key[3])) return OPEN;
@@ -291,6 +303,7 @@ static int proves(Core *self, const State *st, int prover, int width) {
         State child;
         int found = mine ? PROVEN : REFUTED; /* a move that empties the hand (taken above as out now) */
         if (successor(self, st, move, &child)) {
+            pass_through(self, &child);
             found = proves(self, &child, prover, width);
             if (found < 0) {
                 self->scratch.len = base;

@@ -166,6 +166,14 @@ static Slot *map_find(const Map *m, u64 a, u64 b, u64 c, u64 d) {
     }
 }
 
+/* Start fetching where a key's probe begins, its tag and its slot, so that look-ups of
+ * several maps wait for memory once, together, not once each. */
+static inline void map_prefetch(const Map *m, u64 a, u64 b, u64 c, u64 d) {
+    size_t i = (size_t)hash_of(a, b, c, d) & (m->cap - 1);
+    __builtin_prefetch(&m->tags[i]);
+    __builtin_prefetch(&m->slots[i]);
+}
+
 /* A small map grows fourfold, so that a search of thousands of positions copies its maps
  * a few times, not ten; past GROW_FOURFOLD slots, twofold. Every map's size is one of
  * these steps from 1024 (compiled.table_bound counts on it). */
