@@ -108,7 +108,7 @@ typedef struct {
 #define CORE_MAPS(self)                                                                                     \
     {                                                                                                       \
         &(self)->play_index, &(self)->table, &(self)->walked, &(self)->classes, &(self)->known,            \
-            &(self)->open_nodes                                                     \
+            &(self)->open_nodes                                                                             \
     }
 
 static double clock_now(void) {
