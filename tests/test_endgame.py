@@ -141,13 +141,13 @@ def test_a_player_who_cannot_answer_passes_without_a_node() -> None:
     hands = tuple(pack(Hand.parse(h)) for h in ("22", "3", "4"))
     two = search.index(Play.parse("2"))
     # Neither peasant can beat the 2: the landlord leads again.
-    assert search._past_forced_passes((hands, 1, two, 0)) == (hands, 0, NO_TABLE, -1)
+    assert search.past_forced_passes((hands, 1, two, 0)) == (hands, 0, NO_TABLE, -1)
     # The second peasant can (a joker): the search stops there.
     joker = (hands[0], hands[1], pack(Hand.parse("R")))
-    assert search._past_forced_passes((joker, 1, two, 0)) == (joker, 2, two, 0)
+    assert search.past_forced_passes((joker, 1, two, 0)) == (joker, 2, two, 0)
     # A player who can answer, or one on lead, is left where it is.
-    assert search._past_forced_passes((joker, 2, two, 0)) == (joker, 2, two, 0)
-    assert search._past_forced_passes((hands, 1, NO_TABLE, -1)) == (hands, 1, NO_TABLE, -1)
+    assert search.past_forced_passes((joker, 2, two, 0)) == (joker, 2, two, 0)
+    assert search.past_forced_passes((hands, 1, NO_TABLE, -1)) == (hands, 1, NO_TABLE, -1)
     # The compiled core skips the same passes: both search the same nodes to the same verdict.
     position = Position((Hand.parse("22"), Hand.parse("3"), Hand.parse("4")), 1, Play.parse("2"), 0)
     assert solve(position, core="python").stats["nodes"] == solve(position).stats["nodes"]

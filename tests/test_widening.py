@@ -184,6 +184,22 @@ def test_an_open_node_is_open_for_its_question_only(core: str) -> None:
     assert search.settled(root) is True and _truth(position) == 0
 
 
+@pytest.mark.parametrize("core", CORES)
+def test_a_move_the_opponents_must_pass_to_is_read_past_the_passes(core: str) -> None:
+    """The search stores no position of a forced pass: a finished search still knows every
+    first move's result, those after which nobody can answer (9, J, 2, 22) too, as the brute
+    force has them."""
+    position = Position.parse(["22 3 5 7 9 J", "4 6 8", "T Q K"])
+    search = new_search(3, core=core)
+    root = state_of(search, position)
+    assert search.wins(*root) is False
+    known = search.move_winners(root)
+    assert sorted(known) == sorted(search.legal(root))
+    for move, side in known.items():
+        after = position.after(search.play(move))
+        assert after is not None and side == _truth(after)
+
+
 def test_the_stats_say_which_width_decided() -> None:
     result = solve(Position.parse(["KK 3", "QQ 4"]))
     assert result.stats["width"] == 1 and result.winner == 0

@@ -131,7 +131,7 @@ class Search(PackedRules, Tree):
         for move in moves:
             child = self.successor(state, move)
             assert child is not None  # a move that empties the hand was taken above
-            child = self._past_forced_passes(child)
+            child = self.past_forced_passes(child)
             won = self._wins(child)
             if won if self.side[child[1]] == side else not won:
                 self._keep(key, move, before)
@@ -189,7 +189,7 @@ class Search(PackedRules, Tree):
             if child is None:
                 found = wanted
             else:
-                found = self._proves(self._past_forced_passes(child), prover, width)
+                found = self._proves(self.past_forced_passes(child), prover, width)
             if found == wanted:
                 self._keep(key, move, before)
                 return found
@@ -205,14 +205,7 @@ class Search(PackedRules, Tree):
             self._keep(key, None, before)
         return result
 
-    def _past_forced_passes(self, state: State) -> State:
-        """The state after every player who cannot answer the table has passed (the
-        compiled core's pass_through): the next player with a choice, the lead at the latest."""
-        while state[2] != NO_TABLE and not self.can_answer(state[0][state[1]], state[2]):
-            following = self.successor(state, PASS)
-            assert following is not None  # a pass never empties a hand
-            state = following
-        return state
+    answerable = PackedRules.can_answer  # what Tree.past_forced_passes asks
 
     def _node_moves(self, state: State, key: State) -> list[Move] | None:
         """A node's shortcuts (a win found by one is stored: None), else its moves in order.

@@ -152,11 +152,35 @@ class Tree:
         return found
 
     def settled(self, state: State) -> bool | None:
-        """Whether the side to move wins at ``state``, if the table holds it (None: not known)."""
+        """Whether the side to move wins at ``state``, if the table holds it (None: not known).
+
+        A player who cannot answer has no node of its own in the search: such a
+        state is read from the state after the forced passes.
+        """
         found = self.lookup(state)
-        if found is False:
+        if found is not False:
+            return found is not None
+        through = self.past_forced_passes(state)
+        if through == state:
             return None
-        return found is not None
+        mover_wins = self.settled(through)
+        if mover_wins is None:
+            return None
+        return mover_wins == (self.side[through[1]] == self.side[state[1]])
+
+    def answerable(self, hand: int, play: Move) -> bool:
+        """Whether a packed hand holds a play that beats play ``play``."""
+        raise NotImplementedError
+
+    def past_forced_passes(self, state: State) -> State:
+        """The state after every player who cannot answer the table has passed: the next
+        player with a choice, the lead at the latest. The search makes no node of a forced
+        pass (the compiled core's pass_through, the same rule)."""
+        while state[2] != NO_TABLE and not self.answerable(state[0][state[1]], state[2]):
+            following = self.successor(state, PASS)
+            assert following is not None  # a pass never empties a hand
+            state = following
+        return state
 
     def move_winners(self, state: State, search: bool = False) -> dict[Move, int]:
         """Each legal move at ``state`` and the side that wins after it.
