@@ -3,8 +3,8 @@
     python benchmarks/memory.py [SECONDS] [DEALS]
 
 Runs ``cpsolver endgame --json --timeout SECONDS`` (30 by default) on DEALS
-seeded full deals (3 by default), each with no cap and with caps of 128 and
-256 MiB, one whole process a run, and reads the process's own ``stats``:
+seeded full deals (3 by default), each with no cap and with caps of 128, 256
+and 1024 MiB (the default), one whole process a run, and reads the process's own ``stats``:
 the peak resident memory, the nodes searched in the time, and the entries
 evicted. Writes ``benchmarks/results/memory.json`` and prints one line a run
 and the worst peak over cap, the figure the manual quotes (``docs/reliability.md``).
@@ -21,7 +21,7 @@ from pathlib import Path
 from cpsolver.io.dealformat import deal_as_text
 from cpsolver.io.dealgen import generate
 
-CAPS = (None, 128, 256)
+CAPS = (None, 128, 256, 1024)
 RESULTS = Path(__file__).resolve().parent / "results" / "memory.json"
 
 

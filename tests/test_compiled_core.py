@@ -174,6 +174,63 @@ def test_under_a_tiny_table_bound_the_answers_stay_exact() -> None:
     assert search.evictions[0] > 0
 
 
+def _states_by_key(
+    python: Search, built: CompiledSearch, position: Position
+) -> dict[object, object]:
+    """One compiled state for each key of the Python table, found by walking both games in step.
+
+    Only the children of a stored position are walked: a position searched in too
+    few nodes to be stored has no stored position below it.
+    """
+    found: dict[object, object] = {}
+    frontier = [(state_of(python, position), state_of(built, position))]
+    while frontier:
+        mine, theirs = frontier.pop()
+        key = python.key(mine)
+        if key not in python.table or key in found:
+            continue
+        found[key] = theirs
+        moves, built_moves = python.legal(mine), built.legal(theirs)
+        assert [str(python.play(m)) if m >= 0 else "pass" for m in moves] == [
+            str(built.play(m)) if m >= 0 else "pass" for m in built_moves
+        ]
+        for move, built_move in zip(moves, built_moves):
+            after, built_after = python.successor(mine, move), built.successor(theirs, built_move)
+            if after is not None and built_after is not None:
+                frontier.append(
+                    (python.past_forced_passes(after), built.past_forced_passes(built_after))
+                )
+    return found
+
+
+@needs_core
+def test_an_eviction_cut_in_place_leaves_every_kept_entry_found() -> None:
+    """The table cut where it stands: every entry kept is still found, unchanged, and none lost.
+
+    Both cores search the same nodes and keep the same keys, so the Python table
+    lists the C table's keys; a state of each is found by walking both games.
+    """
+    rules = RULE_SETS[0]
+    rng = random.Random(2612)
+    sizes = (((7, 10), (7, 10)), ((5, 8), (4, 7), (4, 7)))
+    for position in (random_position(rng, sizes[k % 2], 0.5, rules) for k in range(12)):
+        python, built = Search(position.players, rules), CompiledSearch(position.players, rules)
+        python.wins(*state_of(python, position))
+        built.wins(*state_of(built, position))
+        assert built.table_size == len(python.table)
+        states = _states_by_key(python, built, position)
+        assert len(states) == len(python.table)
+        before = {key: built.lookup(state) for key, state in states.items()}
+        assert all(entry is not False for entry in before.values())
+        size = built.table_size
+        for keep in (size // 2, size // 5, 3, 0):
+            built._core.evict(keep)
+            after = {key: built.lookup(state) for key, state in states.items()}
+            kept = {key: entry for key, entry in after.items() if entry is not False}
+            assert len(kept) == built.table_size <= max(keep, 1)
+            assert all(before[key] == entry for key, entry in kept.items())
+
+
 @needs_core
 def test_under_the_memory_caps_evictions_the_answers_stay_exact() -> None:
     """The Python budget's evictions (a fake gauge, over the cap two reads in three) reach the C table."""

@@ -348,53 +348,59 @@ static PyObject *Core_intern(Core *self, PyObject *args) {
 
 /* Cut the table to about `keep` entries, the costliest (most nodes searched under them) kept;
  * with `caches`, empty every cache of hands too. Nothing below a node holds a pointer into
- * the table or the plans, so this is sound at any store, and at any node when caches is 0. */
+ * the table or the plans, so this is sound at any store, and at any node when caches is 0.
+ * The table is cut where it stands: a second table of the entries kept would hold, for a
+ * moment, as many bytes again as the memory cap gives the first. */
+#define DROPPED 100 /* cost_of is at most 64 */
 static int evict_to(Core *self, size_t keep, int caches) {
-    size_t size = self->table.len;
+    Map *t = &self->table;
+    size_t size = t->len;
     size_t by_cost[65] = {0};
-    for (size_t i = 0; i < self->table.cap; i++)
-        if (self->table.tags[i]) by_cost[entry_cost(self->table.slots[i].v)]++;
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->tags[i]) by_cost[entry_cost(t->slots[i].v)]++;
     /* The cheapest cost kept whole, and how many of the cost just below it still fit. */
     int lowest = 65;
     size_t kept_so_far = 0;
     while (lowest > 0 && kept_so_far + by_cost[lowest - 1] <= keep) kept_so_far += by_cost[--lowest];
     size_t room_below = lowest > 0 ? keep - kept_so_far : 0;
-    Map kept;
-    Ints plans = {NULL, 0, 0};
-    size_t cap = 1024, most = keep < size ? keep : size;
-    while (cap < most * 2 + 2) cap = grown(cap);
-    if (map_init(&kept, cap)) return PyErr_NoMemory(), -1;
-    for (size_t i = 0; i < self->table.cap; i++) {
-        if (!self->table.tags[i]) continue;
-        Slot *s = &self->table.slots[i];
+    /* First mark each entry dropped (a cost no entry has), each read once; then delete the
+     * marked ones, which moves entries about. */
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->tags[i]) continue;
+        Slot *s = &t->slots[i];
         int cost = entry_cost(s->v);
-        if (cost < lowest - 1 || (cost == lowest - 1 && room_below == 0)) continue;
-        if (cost == lowest - 1) room_below--;
+        if (cost < lowest - 1 || (cost == lowest - 1 && room_below == 0))
+            s->v = entry_value(entry_result(s->v), DROPPED);
+        else if (cost == lowest - 1)
+            room_below--;
+    }
+    for (size_t i = 0; i < t->cap;) {
+        if (t->tags[i] && entry_cost(t->slots[i].v) == DROPPED)
+            map_delete_at(t, i); /* an entry from further on may now stand here: read it again */
+        else
+            i++;
+    }
+    /* The plans of the entries kept, copied into a list of their own. */
+    Ints plans = {NULL, 0, 0};
+    for (size_t i = 0; i < t->cap; i++) {
+        if (!t->tags[i]) continue;
+        Slot *s = &t->slots[i];
         int32_t result = entry_result(s->v);
-        if (result < PASS && result != LOSS) { /* a plan: copy it over */
-            size_t offset = (size_t)(-2 - (int64_t)result);
-            size_t length = (size_t)self->plans.data[offset] + 1;
-            if (ints_reserve(&plans, length)) {
-                map_free(&kept);
-                free(plans.data);
-                return PyErr_NoMemory(), -1;
-            }
-            memcpy(&plans.data[plans.len], &self->plans.data[offset], length * sizeof(int32_t));
-            result = (int32_t)(-2 - (int64_t)plans.len);
-            plans.len += length;
-        }
-        if (map_put(&kept, s->a, s->b, s->c, s->d, entry_value(result, cost))) {
-            map_free(&kept);
+        if (result >= PASS || result == LOSS) continue;
+        size_t offset = (size_t)(-2 - (int64_t)result);
+        size_t length = (size_t)self->plans.data[offset] + 1;
+        if (ints_reserve(&plans, length)) {
             free(plans.data);
             return PyErr_NoMemory(), -1;
         }
+        memcpy(&plans.data[plans.len], &self->plans.data[offset], length * sizeof(int32_t));
+        s->v = entry_value((int32_t)(-2 - (int64_t)plans.len), entry_cost(s->v));
+        plans.len += length;
     }
-    map_free(&self->table);
-    self->table = kept;
     free(self->plans.data);
     self->plans = plans;
     self->evictions++;
-    self->evicted += (long long)(size - self->table.len);
+    self->evicted += (long long)(size - t->len);
     if (caches && free_caches(self)) return PyErr_NoMemory(), -1;
     return 0;
 }
@@ -442,26 +448,41 @@ static PyObject *Core_get_evictions(Core *self, void *Py_UNUSED(closure)) {
     return Py_BuildValue("(LL)", self->evictions, self->evicted);
 }
 
-/* (held, largest): the bytes of every table, cache and list the search allocated, and of the
- * largest one, which its next growth would double (old and new both held for a moment). */
+/* The bytes a growth of the map would add now, the new block (the old one is held until it
+ * is filled): none if it is at its bound (0: none), where it is cut or emptied instead. */
+static size_t map_growth(const Map *m, size_t bound) {
+    if (bound && bound <= m->cap * 3 / 4) return 0;
+    return grown(m->cap) * (sizeof(Slot) + 1);
+}
+
+/* (held, growth): the bytes of every table, cache and list the search allocated, and the most
+ * that one growth of any of them would add for a moment (its new block, the old still held). */
 static PyObject *Core_get_bytes(Core *self, void *Py_UNUSED(closure)) {
-    size_t held = 0, largest = 0;
-#define HELD(bytes)                              \
+    size_t held = 0, growth = 0;
+#define HELD(bytes, next)                        \
     do {                                         \
-        size_t b_ = (bytes);                     \
-        held += b_;                              \
-        if (b_ > largest) largest = b_;          \
+        size_t n_ = (next);                      \
+        held += (bytes);                         \
+        if (n_ > growth) growth = n_;            \
     } while (0)
-    Map *maps[] = CORE_MAPS(self);
-    for (size_t i = 0; i < sizeof maps / sizeof *maps; i++) HELD(maps[i]->cap * (sizeof(Slot) + 1));
+    Map *all[] = CORE_MAPS(self);
+    (void)all;
+    _Static_assert(sizeof all / sizeof *all == 6, "every map is counted below, bounded or a cache");
+    const Map *bounded[] = {&self->table, &self->open_nodes, &self->walked};
+    for (size_t i = 0; i < sizeof bounded / sizeof *bounded; i++)
+        HELD(bounded[i]->cap * (sizeof(Slot) + 1), map_growth(bounded[i], self->most_entries));
+    const Map *caches[] = {&self->play_index, &self->classes, &self->known};
+    for (size_t i = 0; i < sizeof caches / sizeof *caches; i++)
+        HELD(caches[i]->cap * (sizeof(Slot) + 1), map_growth(caches[i], 0));
     const Ints *lists[] = {&self->plans, &self->class_lists, &self->arena, &self->run_plans, &self->run_work, &self->scratch};
-    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) HELD(lists[i]->cap * sizeof(int32_t));
-    HELD(self->play_cap * sizeof(PlayRecord));
-    HELD(self->known_cap * sizeof(Known));
-    HELD(self->cover.cap * sizeof(Mark));
-    HELD(RUN_MEMO * sizeof(RunMemo));
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
+        HELD(lists[i]->cap * sizeof(int32_t), lists[i]->cap * 2 * sizeof(int32_t));
+    HELD(self->play_cap * sizeof(PlayRecord), self->play_cap * 2 * sizeof(PlayRecord));
+    HELD(self->known_cap * sizeof(Known), self->known_cap * 2 * sizeof(Known));
+    HELD(self->cover.cap * sizeof(Mark), self->cover.cap * 2 * sizeof(Mark));
+    HELD(RUN_MEMO * sizeof(RunMemo), 0);
 #undef HELD
-    return Py_BuildValue("(nn)", (Py_ssize_t)held, (Py_ssize_t)largest);
+    return Py_BuildValue("(nn)", (Py_ssize_t)held, (Py_ssize_t)growth);
 }
 
 static PyObject *Core_get_play_count(Core *self, void *Py_UNUSED(closure)) {
@@ -505,7 +526,7 @@ static PyGetSetDef Core_getset[] = {
     {"size", (getter)Core_get_size, NULL, "entries in the table", NULL},
     {"play_count", (getter)Core_get_play_count, NULL, "plays met", NULL},
     {"bytes", (getter)Core_get_bytes, NULL,
-     "(held, largest): bytes of every table, cache and list the search holds, and of the largest", NULL},
+     "(held, growth): bytes of every table, cache and list the search holds, and the most one growth adds", NULL},
     {"evictions", (getter)Core_get_evictions, NULL, "(evictions, entries evicted) so far", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };

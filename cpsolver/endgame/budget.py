@@ -10,14 +10,15 @@ for the larger subtrees near the root (the costly ones to search again).
 The compiled core keeps its own table bounded too (half the cap) and, when
 evicting, keeps the entries with the most nodes searched under them instead
 of the newest (:mod:`cpsolver.endgame.compiled`); its gauge is the bytes the
-C search itself holds or the process's growth since the search began,
-whichever is more, not the process's whole resident size, so memory that
-earlier work left with the process does not count against the search.
+C search itself holds, with the most one of its tables could add by growing
+next, or the process's growth since the search began, whichever is more, not
+the process's whole resident size, so memory that earlier work left with the
+process does not count against the search.
 
-The resident size of the process is read every few thousand nodes (Linux);
-the first time it passes the cap, three quarters of the table's size then
-becomes its budget, and later reads only lower the budget if the process
-still grows. Where the OS gives no resident size, the budget is the cap over
+The gauge is read every few thousand nodes (the resident size, on Linux);
+the first time it comes within a sixteenth of the cap, three quarters of the
+table's size then becomes its budget, and later reads only lower the budget
+if the gauge passes the cap and still grows. Where the OS gives no resident size, the budget is the cap over
 a measured size an entry.
 """
 
@@ -63,7 +64,7 @@ class MemoryBudget:
         self.evictions = 0
         self.evicted = 0
         self.may_stop = True  # False once the verdict is in: reading it out never gives up
-        # The resident size when the budget was last lowered: freed memory
+        # The gauge when the budget was last set (at most the cap): freed memory
         # stays with the process, so only growth past it means the budget is high.
         self._lowered_at = 0
         if cap is not None and resident() is None:
@@ -75,15 +76,16 @@ class MemoryBudget:
             return False
         resident = self.resident()
         if self.entries is None:
-            over = resident is not None and resident > self.cap
-            if over:
-                # A quarter below the size that reached the cap: room for the
-                # allocator's slack, which freeing does not give back.
-                self.entries = max(entries * 3 // 4, self.fewest)
-            return over
-        if resident is not None and resident > max(
-            self.cap + self.cap // 8, self._lowered_at + self.cap // 16
-        ):
+            # A sixteenth of the cap is left to what the gauge does not see: the
+            # interpreter, and what the search allocates between two reads.
+            if resident is None or resident <= self.cap - self.cap // 16:
+                return False
+            # A quarter below the size that reached the cap: room for the
+            # allocator's slack, which freeing does not give back.
+            self.entries = max(entries * 3 // 4, self.fewest)
+            self._lowered_at = min(resident, self.cap)
+            return True
+        if resident is not None and resident > max(self.cap, self._lowered_at + self.cap // 16):
             # The budget was learnt too high (the caches beside the table grew): lower it.
             if entries < self.fewest:
                 if self.may_stop:

@@ -199,13 +199,13 @@ class CompiledSearch(Tree):
     def footprint(self) -> int:
         """This search's memory as its cap reads it, with room for its next growth.
 
-        What it holds, plus its largest block (which a growth doubles, the old
-        block held until the new one is filled), or what the process grew by
-        since the search began, if more.
+        What it holds, plus the most that one of its tables or lists could add
+        by growing (the new block, the old one held until it is filled), or
+        what the process grew by since the search began, if more.
         """
-        held, largest = self._core.bytes
+        held, growth = self._core.bytes
         grown = (resident_bytes() or 0) - self._baseline
-        return max(int(held) + int(largest), grown)
+        return max(int(held) + int(growth), grown)
 
     @property
     def evictions(self) -> tuple[int, int]:

@@ -226,6 +226,26 @@ static int map_put(Map *m, u64 a, u64 b, u64 c, u64 d, int64_t v) {
     }
 }
 
+/* Delete the entry at slot i, moving later entries of its probe run back into the hole
+ * (no tombstones: a probe still stops at the first free slot). An entry from further on
+ * may now stand at i. */
+static void map_delete_at(Map *m, size_t i) {
+    size_t mask = m->cap - 1, hole = i;
+    m->tags[hole] = 0;
+    m->len--;
+    for (size_t j = (hole + 1) & mask; m->tags[j]; j = (j + 1) & mask) {
+        Slot *s = &m->slots[j];
+        size_t home = (size_t)hash_of(s->a, s->b, s->c, s->d) & mask;
+        /* It may move back only if its home is not in (hole, j], cyclically. */
+        if (((j - home) & mask) >= ((j - hole) & mask)) {
+            m->slots[hole] = *s;
+            m->tags[hole] = m->tags[j];
+            m->tags[j] = 0;
+            hole = j;
+        }
+    }
+}
+
 static int map_clear(Map *m) {
     map_free(m);
     return map_init(m, 1024);
