@@ -294,6 +294,43 @@ static PyObject *Core_answerable(Core *self, PyObject *args) {
     return PyBool_FromLong(can_answer(self, hand, play));
 }
 
+static PyObject *Core_unoutranked(Core *self, PyObject *args) {
+    unsigned long long hand;
+    int table;
+    unsigned long long partner;
+    PyObject *moves, *hands;
+    if (!PyArg_ParseTuple(args, "KO!O!Ki", &hand, &PyList_Type, &moves, &PyTuple_Type, &hands, &partner, &table))
+        return NULL;
+    if (table != NO_TABLE && check_play(self, table)) return NULL;
+    u64 opponents[2];
+    Py_ssize_t n = PyTuple_GET_SIZE(hands);
+    if (n > 2) return PyErr_Format(PyExc_ValueError, "at most two opponents"), NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        opponents[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(hands, i));
+        if (PyErr_Occurred()) return NULL;
+    }
+    Py_ssize_t count = PyList_GET_SIZE(moves);
+    int32_t *kept = malloc((size_t)(count ? count : 1) * sizeof(int32_t));
+    if (!kept) return PyErr_NoMemory();
+    for (Py_ssize_t i = 0; i < count; i++) {
+        long move = PyLong_AsLong(PyList_GET_ITEM(moves, i));
+        if ((move == -1 && PyErr_Occurred()) || (move != PASS && check_play(self, (int)move))) {
+            free(kept);
+            return NULL;
+        }
+        kept[i] = (int32_t)move;
+    }
+    size_t left = unoutranked(self, kept, (size_t)count, hand, opponents, (int)n, partner, table);
+    PyObject *found = PyList_New((Py_ssize_t)left);
+    for (size_t i = 0; found && i < left; i++) {
+        PyObject *move = PyLong_FromLong(kept[i]);
+        if (!move) Py_CLEAR(found);
+        else PyList_SET_ITEM(found, (Py_ssize_t)i, move);
+    }
+    free(kept);
+    return found;
+}
+
 static PyObject *Core_ordered(Core *self, PyObject *args) {
     unsigned long long hand;
     int table, alone = 0;
@@ -498,6 +535,9 @@ static PyMethodDef Core_methods[] = {
     {"ordered", (PyCFunction)Core_ordered, METH_VARARGS,
      "ordered(hand, table, alone=False): the plays (table -1) or answers in the search's order, the pass "
      "left out; with alone, the needless kickers left out too."},
+    {"unoutranked", (PyCFunction)Core_unoutranked, METH_VARARGS,
+     "unoutranked(hand, moves, opponents, partner, table): the moves less those the same play of a lower rank is "
+     "worth as much as (partner 0: none)."},
     {"lookup", (PyCFunction)Core_lookup, METH_VARARGS,
      "lookup(hands, turn, table, by): False if not searched, None for a loss, the winning move, or a plan."},
     {"plays", (PyCFunction)Core_plays, METH_VARARGS, "plays(hand): every play in a packed hand."},

@@ -54,11 +54,15 @@ class MemoryBudget:
         cap: int | None = DEFAULT_MEMORY,
         resident: Callable[[], int | None] = resident_bytes,
         every: int = 64,
-        fewest: int = _FEWEST_ENTRIES,
+        fewest: int | None = None,
     ) -> None:
         self.cap = cap
         self.resident = resident
         self.every = every
+        if fewest is None:
+            # A table of a hundredth of the cap, or fewer entries, holds too little
+            # for cutting it to matter (under small caps, fewer than _FEWEST_ENTRIES).
+            fewest = _FEWEST_ENTRIES if cap is None else min(_FEWEST_ENTRIES, cap // 4096)
         self.fewest = fewest
         self.entries: int | None = None  # the table's budget, learnt at the first overflow
         self.evictions = 0

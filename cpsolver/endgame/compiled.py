@@ -254,6 +254,13 @@ class CompiledSearch(Tree):
             raise OutOfMemory from None
         return int(size), list(line)
 
+    def unoutranked(
+        self, moves: list[Move], hand: int, opponents: tuple[int, ...], partner: int, table: Move
+    ) -> list[Move]:
+        """``moves`` (no pass) less the plays of one rank's cards that the same play of a
+        lower rank is worth as much as (:mod:`cpsolver.endgame.kickers`; partner 0: none)."""
+        return list(self._core.unoutranked(hand, moves, opponents, partner, table))
+
     def lookup(self, state: State) -> Entry | bool:
         """What the table holds for a state: its entry, or False where nothing is kept."""
         found: Entry | bool = self._core.lookup(*state)

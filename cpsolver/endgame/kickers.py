@@ -21,7 +21,22 @@ plays. The opponents keep their hands and may only ever have fewer answers.
 So every line of the copy ends as well for the player as the original. That
 holds for a player whose opponents are everyone else: both players of the
 two-player game, the landlord of the three-player one. A peasant's partner
-would lose answers too, so peasants keep every choice.
+could lose answers too, so a peasant keeps the choice unless its partner
+holds no card between the two ranks (below).
+
+The same copy leaves out a higher play of one rank's cards (a single, a
+pair, a triplet without kickers; not a bomb) where the same play of a lower
+rank ``a`` would do, when the play leaves the hand exactly as many ``a``
+cards as it plays, no card of its own rank, and no chain through ``a``, the
+ranks are swappable as above, the lower play beats the table too, and no
+opponent holds as many cards as the play of any rank above ``a`` up to the
+play's own: the opponents then answer the two plays with the same plays, and
+from there the copy above applies, the hand holding the higher cards. This
+one holds for a peasant too when its partner holds no card of those ranks:
+the partner then answers every play of the copy as it answered the original
+(nobody's hand gains cards), so it loses no answer. So does the kicker rule:
+a peasant leaves out a needless kicker where its partner holds no card above
+the lower rank up to the higher.
 
 Left out so, no value is lost: the search still finds a win if there is one,
 and a loss it proves covers the moves left out. The dominating play is legal
@@ -33,7 +48,7 @@ a strategy read out of the search lists every legal move where it must.
 from __future__ import annotations
 
 from cpsolver.rules.cards import BLACK_JOKER, Rank
-from cpsolver.rules.patterns import Pattern, kicker_limits, patterns
+from cpsolver.rules.patterns import Kind, Pattern, kicker_limits, patterns
 from cpsolver.rules.ruleset import RuleSet
 
 
@@ -51,10 +66,17 @@ class Kickers:
         self._swappable: dict[tuple[Rank, Rank], bool] = {}
 
     def needless(
-        self, hand: int, packed: int, pattern: Pattern | None, chain: int, top: Rank
+        self,
+        hand: int,
+        packed: int,
+        pattern: Pattern | None,
+        chain: int,
+        top: Rank,
+        partner: int = 0,
     ) -> bool:
         """Whether the play (``packed`` cards of ``pattern``, ``chain`` ranks ending at ``top``)
-        from ``hand`` kicks some rank that a lower one could stand for (see the module)."""
+        from ``hand`` kicks some rank that a lower one could stand for (see the module),
+        a partner (``partner``'s hand; 0: none) holding no card between the two."""
         if pattern is None or not pattern.kicker_size:
             return False
         low = top - chain + 1
@@ -71,8 +93,43 @@ class Kickers:
                     and not _count(packed, lower)
                     and self.swappable(lower, high)
                     and not self._chained(rest, lower, kicked)
+                    and not any(_count(partner, r) for r in range(lower + 1, high + 1))
                 ):
                     return True
+        return False
+
+    def outranked(
+        self,
+        hand: int,
+        packed: int,
+        pattern: Pattern | None,
+        chain: int,
+        top: Rank,
+        opponents: tuple[int, ...],
+        partner: int,
+        lowest: Rank,
+    ) -> bool:
+        """Whether the play (``packed`` cards of ``pattern``) from ``hand`` is worth no more
+        than the same play of a lower rank, ``lowest`` or above (see the module);
+        ``partner`` is the partner's hand (0: none)."""
+        if pattern is None or pattern.kicker_size or chain != 1 or pattern.kind is Kind.BOMB:
+            return False
+        if top >= BLACK_JOKER:
+            return False
+        width, rest = pattern.width, hand - packed
+        if _count(rest, top):
+            return False
+        for lower in range(top - 1, lowest - 1, -1):
+            if _count(partner, lower + 1):
+                return False
+            if any(_count(opponent, lower + 1) >= width for opponent in opponents):
+                return False  # an opponent answers the lower play and not this one
+            if (
+                _count(rest, lower) == width
+                and self.swappable(lower, top)
+                and not self._chained(rest, lower, width)
+            ):
+                return True
         return False
 
     def swappable(self, a: Rank, b: Rank) -> bool:

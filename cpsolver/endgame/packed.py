@@ -259,6 +259,31 @@ class PackedRules:
             if not needless(hand, packed_of[m], pattern[m], play_of[m].chain, play_of[m].rank)
         ]
 
+    def unoutranked(
+        self, moves: list[Move], hand: int, opponents: tuple[int, ...], partner: int, table: Move
+    ) -> list[Move]:
+        """``moves`` (no pass) less the plays of one rank's cards that the same play of a
+        lower rank is worth as much as and, for a peasant (``partner`` not 0; a player
+        alone has them left out already), the needless kickers
+        (:mod:`cpsolver.endgame.kickers`)."""
+        lowest = 0 if table < 0 else self._rank[table] + 1
+        outranked, needless, packed_of, pattern, play_of = (
+            self._kickers.outranked,
+            self._kickers.needless,
+            self.packed_of,
+            self._pattern,
+            self.play_of,
+        )
+        kept = []
+        for m in moves:
+            packed, shape, play = packed_of[m], pattern[m], play_of[m]
+            if outranked(hand, packed, shape, play.chain, play.rank, opponents, partner, lowest):
+                continue
+            if partner and needless(hand, packed, shape, play.chain, play.rank, partner):
+                continue
+            kept.append(m)
+        return kept
+
     def _ordered(self, candidates: list[Move], hand: int) -> list[Move]:
         # Measured on the published puzzles: keeping the hand easy to play out,
         # then spending low cards first, cuts the nodes fivefold.

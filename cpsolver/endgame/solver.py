@@ -210,11 +210,12 @@ class Search(PackedRules, Tree):
     def _node_moves(self, state: State, key: State) -> list[Move] | None:
         """A node's shortcuts (a win found by one is stored: None), else its moves in order.
 
-        The list is the move orderer's own, shared: read it, never change it.
+        The list is a fresh one: the move orderer's, less the plays outranked (kickers.py).
         """
         hands, turn, table, by = state
         hand = hands[turn]
         opponents = tuple([hands[p] for p in self._opponents[turn]])
+        partner = 0 if self._alone[turn] else hands[3 - turn]  # the peasants are 1 and 2
         whole = self._whole(hand)
         if table == NO_TABLE:
             if whole >= 0:  # out now
@@ -224,9 +225,10 @@ class Search(PackedRules, Tree):
             if plan is not None:
                 self._keep(key, plan, self.nodes)
                 return None
-            return (
+            moves = (
                 self._alone_moves(hand, table) if self._alone[turn] else self._ordered_plays(hand)
             )
+            return self.unoutranked(moves, hand, opponents, partner, table)
         candidates = self.answers(hand, table)
         if whole >= 0 and whole in candidates:  # out now
             self._keep(key, whole, self.nodes)
@@ -237,8 +239,13 @@ class Search(PackedRules, Tree):
                 self._keep(key, play, self.nodes)
                 return None
         if self._alone[turn]:
-            return [*self._alone_moves(hand, table), PASS]
-        answers = self._ordered_answers(hand, table)
+            return [
+                *self.unoutranked(self._alone_moves(hand, table), hand, opponents, 0, table),
+                PASS,
+            ]
+        answers = self.unoutranked(
+            self._ordered_answers(hand, table), hand, opponents, partner, table
+        )
         return [PASS, *answers] if self.side[by] == self.side[turn] else [*answers, PASS]
 
     def key(self, state: State) -> State:

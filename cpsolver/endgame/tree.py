@@ -224,9 +224,23 @@ class Tree:
 
     def tried_moves(self, state: State) -> list[Move]:
         """The moves the search itself tries at ``state``, in its order: those of
-        :meth:`ordered_moves`, less the needless kickers of a player without a partner."""
+        :meth:`ordered_moves`, less the plays a lower one is worth as much as and,
+        for a player without a partner, the needless kickers."""
         hands, turn, table, _ = state
-        return self._with_pass(state, self.ordered(hands[turn], table, self.alone(turn)))
+        others = [p for p in range(self.players) if p != turn]
+        opponents = tuple(hands[p] for p in others if self.side[p] != self.side[turn])
+        partner = sum(hands[p] for p in others if self.side[p] == self.side[turn])
+        moves = self.ordered(hands[turn], table, self.alone(turn))
+        return self._with_pass(
+            state, self.unoutranked(moves, hands[turn], opponents, partner, table)
+        )
+
+    def unoutranked(
+        self, moves: list[Move], hand: int, opponents: tuple[int, ...], partner: int, table: Move
+    ) -> list[Move]:
+        """``moves`` (no pass) less the plays of one rank's cards that the same play of a
+        lower rank is worth as much as (:mod:`cpsolver.endgame.kickers`; partner 0: none)."""
+        raise NotImplementedError
 
     def alone(self, turn: int) -> bool:
         """Whether the player has no partner (every other player an opponent), and so never

@@ -41,8 +41,16 @@ static int chained(const Core *self, u64 rest, int rank, int count) {
     return 0;
 }
 
-/* Whether the play from `hand` kicks some rank that a lower one could stand for. */
-static int needless(Core *self, u64 hand, int move) {
+/* Whether `hand` holds a card of a rank above `lower`, up to `high`. */
+static inline int holds_between(u64 hand, int lower, int high) {
+    for (int rank = lower + 1; hand && rank <= high; rank++)
+        if (count_of(hand, rank)) return 1;
+    return 0;
+}
+
+/* Whether the play from `hand` kicks some rank that a lower one could stand for, a partner
+ * (0: none) holding no card between the two. */
+static int needless(Core *self, u64 hand, int move, u64 partner) {
     PlayRecord r = self->plays[move];
     if (r.pattern < 0) return 0;
     const Pattern *p = &self->patterns[r.pattern];
@@ -55,10 +63,48 @@ static int needless(Core *self, u64 hand, int move) {
         if (!kicked || (low <= high && high <= r.top) || count_of(rest, high)) continue;
         for (int lower = 0; lower < high; lower++)
             if (count_of(rest, lower) == kicked && !count_of(r.cards, lower) && swappable(self, lower, high) &&
-                !chained(self, rest, lower, kicked))
+                !chained(self, rest, lower, kicked) && !holds_between(partner, lower, high))
                 return 1;
     }
     return 0;
+}
+
+/* Whether a play of one rank's cards (no kickers, no chain, no bomb) from `hand` is worth no
+ * more than the same play of a lower rank, `lowest` or above (kickers.py's outranked): the
+ * opponents hold no play of it between the two ranks, and a partner (0: none) no card. */
+static int outranked(Core *self, u64 hand, int move, const u64 *opponents, int n, u64 partner, int lowest) {
+    PlayRecord r = self->plays[move];
+    if (r.pattern < 0 || r.chain != 1 || r.top >= BLACK) return 0;
+    const Pattern *p = &self->patterns[r.pattern];
+    if (p->kicker_size || p->kind == KIND_BOMB) return 0;
+    int width = p->width;
+    u64 rest = hand - r.cards;
+    if (count_of(rest, r.top)) return 0;
+    for (int lower = r.top - 1; lower >= lowest; lower--) {
+        if (count_of(partner, lower + 1)) return 0;
+        for (int i = 0; i < n; i++)
+            if (count_of(opponents[i], lower + 1) >= width) return 0; /* it answers the lower play only */
+        if (count_of(rest, lower) == width && swappable(self, lower, r.top) && !chained(self, rest, lower, width))
+            return 1;
+    }
+    return 0;
+}
+
+/* Drop from the `count` moves at `moves` those outranked (above) and, for a peasant (`partner`
+ * not 0; the landlord's are left out beforehand, by alone_of), the needless kickers; returns
+ * how many are left. */
+static size_t unoutranked(Core *self, int32_t *moves, size_t count, u64 hand, const u64 *opponents, int n,
+                          u64 partner, int table) {
+    int lowest = table == NO_TABLE ? 0 : self->plays[table].top + 1;
+    size_t kept = 0;
+    for (size_t i = 0; i < count; i++) {
+        int move = moves[i];
+        if (move != PASS &&
+            (outranked(self, hand, move, opponents, n, partner, lowest) || (partner && needless(self, hand, move, partner))))
+            continue;
+        moves[kept++] = move;
+    }
+    return kept;
 }
 
 /* The ordered moves of a player with no partner: ordered_of's, the needless ones left out. */
@@ -73,7 +119,7 @@ static int64_t alone_of(Core *self, u64 hand, int table) {
     size_t start = self->arena.len, kept = 0;
     for (size_t i = 0; i < length; i++) {
         int move = self->arena.data[span_offset(moves) + i];
-        if (!needless(self, hand, move)) self->arena.data[start + kept++] = move;
+        if (!needless(self, hand, move, 0)) self->arena.data[start + kept++] = move;
     }
     self->arena.len += kept;
     return self->known_of[index].alone = span(start, kept);

@@ -178,6 +178,12 @@ static inline void pass_through(const Core *self, State *st) {
     }
 }
 
+/* The hand of the player's partner (0: none). */
+static inline u64 partner_of(const Core *self, const State *st) {
+    if (self->alone[st->turn]) return 0;
+    return st->hands[3 - st->turn]; /* the peasants are players 1 and 2 */
+}
+
 /* A node's moves, unless a shortcut wins it: the shortcuts tried (a win found by one is
  * stored), else the moves pushed on the scratch stack in the order they are tried.
  * Returns 1 (the mover wins by a shortcut), 0 (moves pushed at *base, *total of them), -1 failure. */
@@ -224,6 +230,8 @@ static int node_moves(Core *self, const State *st, const u64 *key, size_t *base,
     if (ints_reserve(&self->scratch, length + 1)) return PyErr_NoMemory(), -1;
     if (pass_first) self->scratch.data[self->scratch.len++] = PASS;
     memcpy(&self->scratch.data[self->scratch.len], &self->arena.data[span_offset(moves)], length * sizeof(int32_t));
+    length = unoutranked(self, &self->scratch.data[self->scratch.len], length, hand, opponents, n,
+                         partner_of(self, st), st->table);
     self->scratch.len += length;
     if (pass_last) self->scratch.data[self->scratch.len++] = PASS;
     *total = self->scratch.len - *base;

@@ -1,0 +1,189 @@
+"""Outranked plays (``cpsolver.endgame.kickers``): a higher single, pair or triplet
+left out where the same play of a lower rank does all it does.
+
+Held to the brute-force minimax of ``endgame_reference``, which shares no
+code with the solver, on small positions of loose cards, with every player to
+move (the landlord, either peasant, either player of two), on lead and over a
+play, under every bundled rule set.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from endgame_reference import legal_moves, winner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cpsolver.endgame import compiled
+from cpsolver.endgame.answer import new_search, solve
+from cpsolver.endgame.kickers import Kickers
+from cpsolver.endgame.packed import pack
+from cpsolver.endgame.solver import state_of
+from cpsolver.rules.cards import DECK_COUNTS, Hand
+from cpsolver.rules.movegen import generator
+from cpsolver.rules.plays import Play
+from cpsolver.rules.position import Position
+from cpsolver.rules.ruleset import RuleSet, bundled
+
+RULE_SETS = ("standard", "douzero", "rlcard")
+CORES = ["python", *(["compiled"] if compiled.available() else [])]
+
+
+def _rules(name: str) -> RuleSet:
+    found = bundled(name)
+    assert found is not None
+    return found
+
+
+def _outranked(rules: RuleSet, position: Position, play: Play) -> bool:
+    """Whether the search leaves ``play`` out at ``position`` (its player to move)."""
+    hands, turn = position.hands, position.turn
+    side = position.side_of(turn)
+    others = [p for p in range(position.players) if p != turn]
+    opponents = tuple(pack(hands[p]) for p in others if position.side_of(p) != side)
+    partner = sum(pack(hands[p]) for p in others if position.side_of(p) == side)
+    lowest = 0 if position.table is None else position.table.rank + 1
+    pattern = generator(rules).pattern_of(play)
+    return Kickers(rules).outranked(
+        pack(hands[turn]),
+        pack(play.cards),
+        pattern,
+        play.chain,
+        play.rank,
+        opponents,
+        partner,
+        lowest,
+    )
+
+
+def _loose(seed: int, players: int) -> Position:
+    """A small position of mostly loose cards, any player to move, on lead or over a single."""
+    rng = random.Random(seed)
+    deck = [rank for rank, count in enumerate(DECK_COUNTS) for _ in range(count)]
+    rng.shuffle(deck)
+    hands = tuple(
+        Hand.from_ranks([deck.pop() for _ in range(rng.randint(2, 6 if players == 2 else 5))])
+        for _ in range(players)
+    )
+    turn = rng.randrange(players)
+    if rng.random() < 0.5:
+        return Position(hands, turn)
+    by = rng.choice([p for p in range(players) if p != turn])
+    table = Play.parse(str(Hand.from_ranks([rng.randrange(8)])))
+    return Position(hands, turn, table, by)
+
+
+def _wins_after(position: Position, play: Play, rules: RuleSet) -> bool:
+    """Whether the mover's side wins after ``play`` (brute force)."""
+    hands, turn = position.hands, position.turn
+    left = hands[turn] - play.cards
+    if not left:
+        return True
+    after = hands[:turn] + (left,) + hands[turn + 1 :]
+    found = winner(after, (turn + 1) % len(hands), play, turn, rules)
+    return found == position.side_of(turn)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.sampled_from([2, 3]),
+    rules=st.sampled_from(RULE_SETS),
+)
+def test_an_outranked_play_is_worth_no_more_than_one_kept_of_the_same_kind(
+    seed: int, players: int, rules: str
+) -> None:
+    """After a play left out, the mover's side does no better than after some play kept."""
+    ruleset = _rules(rules)
+    position = _loose(seed, players)
+    moves = [p for p in legal_moves(position.hands[position.turn], position.table, ruleset) if p]
+    for play in moves:
+        if not _outranked(ruleset, position, play) or not _wins_after(position, play, ruleset):
+            continue
+        kept = [
+            p
+            for p in moves
+            if (p.kind, p.chain, len(p.cards)) == (play.kind, play.chain, len(play.cards))
+            and p.rank < play.rank
+            and not _outranked(ruleset, position, p)
+        ]
+        assert any(_wins_after(position, p, ruleset) for p in kept), (position, str(play))
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.sampled_from([2, 3]),
+    rules=st.sampled_from(RULE_SETS),
+    core=st.sampled_from(CORES),
+)
+def test_the_search_without_outranked_plays_gives_the_brute_force_verdict(
+    seed: int, players: int, rules: str, core: str
+) -> None:
+    ruleset = _rules(rules)
+    position = _loose(seed, players)
+    search = new_search(position.players, ruleset, core=core)
+    mover_wins = search.decide(state_of(search, position))[0]
+    truth = winner(position.hands, position.turn, position.table, position.by, ruleset)
+    assert mover_wins == (truth == position.side_of(position.turn)), (position, rules)
+
+
+@pytest.mark.skipif(not compiled.available(), reason="the compiled core was not built")
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_both_cores_leave_out_the_same_plays(rules: str) -> None:
+    """Searched alike, node for node, and the same moves tried at the root."""
+    ruleset = _rules(rules)
+    for seed in range(40):
+        position = _loose(seed, 2 + seed % 2)
+        searches = [new_search(position.players, ruleset, core=c) for c in ("python", "compiled")]
+        roots = [state_of(s, position) for s in searches]
+        tried = [
+            [str(s.play(m)) if m >= 0 else "pass" for m in s.tried_moves(root)]
+            for s, root in zip(searches, roots)
+        ]
+        assert tried[0] == tried[1], position
+        found = [s.decide(root) for s, root in zip(searches, roots)]
+        assert found[0] == found[1], position
+        assert searches[0].nodes == searches[1].nodes, position
+
+
+def test_a_peasant_keeps_a_higher_single_its_partner_could_answer_only_below() -> None:
+    """Peasant 2 to lead 4 5 9 T Q; the T is left out for the 9 (nobody holds a T), the 5
+    not for the 4: its partner holds a 5, which answers a 4 but not a 5. Leaving the 5 out
+    too (opponents alone consulted, as for the landlord) turns this lost position into a
+    landlord's win deeper in the tree."""
+    position = Position(tuple(Hand.parse(h) for h in ("7QK", "35722", "459TQ")), 2)
+    rules = _rules("standard")
+    assert _outranked(rules, position, Play.parse("T"))
+    assert not _outranked(rules, position, Play.parse("5"))
+    assert winner(position.hands, 2, None, None, rules) == 1
+    for core in CORES:
+        found = solve(position, rules, all_moves=True, core=core)  # type: ignore[arg-type]
+        assert (found.winner, sorted(map(str, found.moves))) == (1, ["9", "Q", "T"])
+
+
+@pytest.mark.parametrize(
+    ("hands", "turn", "table", "play", "outranked"),
+    [
+        (("4 9 K", "T J", "3 A"), 0, None, "9", True),  # nobody holds 5-9: the 4 does as much
+        (("4 9 K", "T J", "3 6"), 0, None, "9", False),  # a 6 answers the 4, not the 9
+        (("44 99 K", "6 T", "3 7"), 0, None, "99", True),  # a lone 6 or 7 answers no pair
+        (("44 99 K", "66 T", "3"), 0, None, "99", False),  # a pair of 6s answers 44
+        (("4 9 K", "T J", "3 5"), 0, "5", "9", False),  # the 4 does not beat the 5
+        (("4 9 K", "T J", "3 A"), 0, "3", "9", True),
+        (("4 56789 K", "T J", "3"), 0, None, "K", False),  # the 4 is in a sequence
+        (("44 9 K", "T J", "3"), 0, None, "9", False),  # a pair of 4s is not what a 9 is
+        (("4 9 R", "T J", "3"), 0, None, "R", False),  # jokers are never swapped
+        (("K", "4 9 A", "3 Q"), 1, None, "9", True),  # a peasant, its partner holding no 5-9
+        (("K", "4 9 A", "3 6"), 1, None, "9", False),  # the partner's 6 answers the 4 only
+    ],
+)
+def test_outranked_plays_by_hand(
+    hands: tuple[str, ...], turn: int, table: str | None, play: str, outranked: bool
+) -> None:
+    parsed = tuple(Hand.parse(h) for h in hands)
+    by = None if table is None else (turn + 2) % 3
+    position = Position(parsed, turn, None if table is None else Play.parse(table), by)
+    assert _outranked(_rules("standard"), position, Play.parse(play)) is outranked
