@@ -10,12 +10,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from endgame_reference import legal_moves, winner
+from endgame_reference import legal_moves, winner, winning_moves
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cpsolver.endgame import compiled
-from cpsolver.endgame.answer import new_search
+from cpsolver.endgame.answer import new_search, solve
 from cpsolver.endgame.kickers import Kickers
 from cpsolver.endgame.packed import pack
 from cpsolver.endgame.solver import state_of
@@ -40,8 +40,9 @@ def _needless(rules: RuleSet, hand: Hand, play: Play) -> bool:
     return Kickers(rules).needless(pack(hand), pack(play.cards), pattern, play.chain, play.rank)
 
 
-def _kicking(seed: int, three: bool) -> Position:
-    """A small position whose player to move has no partner and a triplet to kick with."""
+def _kicking(seed: int, three: bool, peasant: bool = False) -> Position:
+    """A small position whose player to move has a triplet to kick with: with no partner
+    (the landlord, either player of two), or with ``peasant``, a peasant."""
     rng = random.Random(seed)
     deck = [rank for rank, count in enumerate(DECK_COUNTS) for _ in range(count)]
     triplet = rng.choice([r for r in range(BLACK_JOKER) if DECK_COUNTS[r] >= 3])
@@ -51,6 +52,9 @@ def _kicking(seed: int, three: bool) -> Position:
     mover = [triplet] * 3 + [deck.pop() for _ in range(rng.randint(2, 5))]
     others = [[deck.pop() for _ in range(rng.randint(1, 4))] for _ in range(2 if three else 1)]
     hands = tuple(Hand.from_ranks(h) for h in (mover, *others))
+    if three and peasant:
+        turn = rng.choice([1, 2])
+        return Position(hands[-turn:] + hands[:-turn], turn)  # the triplet's peasant, on lead
     if three:
         return Position(hands, 0)  # the landlord, on lead
     turn = rng.randrange(2)  # either player of two
@@ -106,13 +110,41 @@ def test_the_search_without_needless_kickers_gives_the_brute_force_verdict(
     assert mover_wins == (truth == (0 if position.turn == 0 else 1)), (position, rules)
 
 
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**6), rules=st.sampled_from(RULE_SETS), core=st.sampled_from(CORES))
+def test_a_peasant_leaving_out_kickers_its_partner_cannot_tell_apart_gets_the_brute_force_verdict(
+    seed: int, rules: str, core: str
+) -> None:
+    ruleset = _rules(rules)
+    position = _kicking(seed, True, peasant=True)
+    search = new_search(3, ruleset, core=core)
+    mover_wins = search.decide(state_of(search, position))[0]
+    assert mover_wins == (winner(position.hands, position.turn, None, None, ruleset) == 1)
+
+
+def test_a_peasant_keeps_a_kicker_its_partner_could_answer_only_above_the_lower_one() -> None:
+    """Peasant 1 to lead 444 5 7 J wins only by 4447: kicking the 7, where a landlord would
+    kick the 5. Its partner's 7 beats the 5 left, not the 7: a peasant keeps the choice."""
+    position = Position(tuple(Hand.parse(h) for h in ("TJA", "44457J", "37J2")), 1)
+    rules = _rules("standard")
+    play, pattern = Play.parse("4447"), generator(rules).pattern_of(Play.parse("4447"))
+    args = (pack(position.hands[1]), pack(play.cards), pattern, play.chain, play.rank)
+    assert Kickers(rules).needless(*args) and not Kickers(rules).needless(
+        *args, pack(position.hands[2])
+    )
+    assert [str(m) for m in winning_moves(position.hands, 1, None, None, rules)] == ["4447"]
+    for core in CORES:
+        found = solve(position, rules, all_moves=True, core=core)  # type: ignore[arg-type]
+        assert (found.winner, [str(m) for m in found.moves]) == (1, ["4447"])
+
+
 @pytest.mark.skipif(not compiled.available(), reason="the compiled core was not built")
 @pytest.mark.parametrize("rules", RULE_SETS)
 def test_both_cores_leave_out_the_same_kickers(rules: str) -> None:
     """Searched alike, node for node, on positions rich in kicker choices."""
     ruleset = _rules(rules)
-    for seed in range(12):
-        position = _kicking(seed, seed % 2 == 0)
+    for seed in range(18):
+        position = _kicking(seed, seed % 3 != 1, peasant=seed % 3 == 2)
         searches = [new_search(position.players, ruleset, core=c) for c in ("python", "compiled")]
         found = [s.decide(state_of(s, position)) for s in searches]
         assert found[0] == found[1], position

@@ -1,4 +1,4 @@
-"""Kicker choices a player without a partner never needs: the search leaves them out.
+"""Kicker choices and plays a player never needs: the search leaves them out.
 
 A play's kickers never change what beats it: beating compares the core. So
 of two plays that differ only in kickers, the one that kicks rank ``b`` while
@@ -9,8 +9,10 @@ play kicking the ``a`` cards and keeping the ``b`` ones, when, after the play:
   no ``b`` card, and the play itself holds no ``a`` card;
 - no chain of the rules runs through rank ``a`` in what is left (so the
   ``a`` cards only ever make plays of their own rank, or kickers);
-- neither rank is a joker, and every core of the rules that holds neither
-  rank allows as many kickers of one as of the other.
+- neither rank is a joker, every core of the rules that holds neither rank
+  allows as many kickers of one as of the other, and a core of either rank
+  alone carries the same kickers of every other rank (so a triplet of ``b``
+  with kickers stands for one of ``a``).
 
 Proof: the player holding the ``b`` cards copies any strategy of the player
 holding the ``a`` cards, playing a ``b`` card wherever that one plays an
@@ -24,14 +26,15 @@ two-player game, the landlord of the three-player one. A peasant's partner
 could lose answers too, so a peasant keeps the choice unless its partner
 holds no card between the two ranks (below).
 
-The same copy leaves out a higher play of one rank's cards (a single, a
-pair, a triplet without kickers; not a bomb) where the same play of a lower
-rank ``a`` would do, when the play leaves the hand exactly as many ``a``
-cards as it plays, no card of its own rank, and no chain through ``a``, the
-ranks are swappable as above, the lower play beats the table too, and no
-opponent holds as many cards as the play of any rank above ``a`` up to the
-play's own: the opponents then answer the two plays with the same plays, and
-from there the copy above applies, the hand holding the higher cards. This
+The same copy leaves out a play of one rank's core (a single, a pair, a
+triplet with or without kickers; no chain, not a bomb) where the same play of
+a lower rank ``a``, the same kickers, would do, when the play holds no ``a``
+card and leaves the hand exactly as many ``a`` cards as its core and no card
+of its own rank, no chain runs through ``a`` in what is left, the ranks are
+swappable as above, the lower play beats the table too, and no opponent holds
+as many cards as the core of any rank above ``a`` up to the play's own: the
+opponents then answer the two plays with the same plays, and from there the
+copy above applies, the hand holding the higher cards. This
 one holds for a peasant too when its partner holds no card of those ranks:
 the partner then answers every play of the copy as it answered the original
 (nobody's hand gains cards), so it loses no answer. So does the kicker rule:
@@ -40,7 +43,7 @@ the lower rank up to the higher.
 
 Left out so, no value is lost: the search still finds a win if there is one,
 and a loss it proves covers the moves left out. The dominating play is legal
-and, kicking lower ranks, left out only for one lower still, so some play
+and, of lower cards, left out only for one of lower cards still, so some play
 kept dominates every play left out. The proof checkers know nothing of this:
 a strategy read out of the search lists every legal move where it must.
 """
@@ -112,7 +115,7 @@ class Kickers:
         """Whether the play (``packed`` cards of ``pattern``) from ``hand`` is worth no more
         than the same play of a lower rank, ``lowest`` or above (see the module);
         ``partner`` is the partner's hand (0: none)."""
-        if pattern is None or pattern.kicker_size or chain != 1 or pattern.kind is Kind.BOMB:
+        if pattern is None or chain != 1 or pattern.kind is Kind.BOMB:
             return False
         if top >= BLACK_JOKER:
             return False
@@ -126,6 +129,7 @@ class Kickers:
                 return False  # an opponent answers the lower play and not this one
             if (
                 _count(rest, lower) == width
+                and not _count(packed, lower)
                 and self.swappable(lower, top)
                 and not self._chained(rest, lower, width)
             ):
@@ -133,7 +137,9 @@ class Kickers:
         return False
 
     def swappable(self, a: Rank, b: Rank) -> bool:
-        """Whether every core of the rules holding neither rank allows as many kickers of each."""
+        """Whether every core of the rules holding neither rank allows as many kickers of
+        each, and a core of one rank alone carries the same kickers of every other rank
+        at either (so a core of ``b`` can stand for one of ``a``)."""
         found = self._swappable.get((a, b))
         if found is None:
             found = self._swappable[(a, b)] = all(
@@ -144,6 +150,18 @@ class Kickers:
                 for top in pattern.top_ranks(chain, self.rules.highest_chain_rank)
                 if not (top - chain < a <= top or top - chain < b <= top)
                 for limits in (kicker_limits(self.rules, pattern, top - chain + 1, top),)
+            ) and all(
+                at_a[rank] == at_b[rank]
+                for pattern in self._patterns
+                if pattern.kicker_size and pattern.min_chain == 1
+                for at_a, at_b in (
+                    (
+                        kicker_limits(self.rules, pattern, a, a),
+                        kicker_limits(self.rules, pattern, b, b),
+                    ),
+                )
+                for rank in range(len(at_a))
+                if rank not in (a, b)
             )
         return found
 

@@ -9,13 +9,19 @@
 #ifndef CPSOLVER_CORE_KICKERS_H
 #define CPSOLVER_CORE_KICKERS_H
 
-/* Whether every core of the rules holding neither rank allows as many kickers of each. */
+/* Whether every core of the rules holding neither rank allows as many kickers of each, and a
+ * core of one rank alone carries the same kickers of every other rank at either. */
 static int swappable(Core *self, int a, int b) {
     if (self->swappable[a][b] >= 0) return self->swappable[a][b];
     int found = 1;
     for (int i = 0; found && i < self->pattern_count; i++) {
         const Pattern *p = &self->patterns[i];
         if (!p->kicker_size) continue;
+        if (p->min_chain == 1) {
+            const uint8_t *at_a = &p->limits[(a * RANKS + a) * RANKS], *at_b = &p->limits[(b * RANKS + b) * RANKS];
+            for (int rank = 0; rank < RANKS; rank++)
+                if (rank != a && rank != b && at_a[rank] != at_b[rank]) found = 0;
+        }
         for (int chain = p->min_chain; found && chain <= p->max_chain; chain++)
             for (int top = chain - 1; found && top <= (chain > 1 ? self->highest : RANKS - 1); top++) {
                 int low = top - chain + 1;
@@ -69,14 +75,14 @@ static int needless(Core *self, u64 hand, int move, u64 partner) {
     return 0;
 }
 
-/* Whether a play of one rank's cards (no kickers, no chain, no bomb) from `hand` is worth no
- * more than the same play of a lower rank, `lowest` or above (kickers.py's outranked): the
- * opponents hold no play of it between the two ranks, and a partner (0: none) no card. */
+/* Whether a play of one rank's core (no chain, no bomb) from `hand` is worth no more than the
+ * same play, the same kickers, of a lower rank, `lowest` or above (kickers.py's outranked): the
+ * opponents hold no core of it between the two ranks, and a partner (0: none) no card. */
 static int outranked(Core *self, u64 hand, int move, const u64 *opponents, int n, u64 partner, int lowest) {
     PlayRecord r = self->plays[move];
     if (r.pattern < 0 || r.chain != 1 || r.top >= BLACK) return 0;
     const Pattern *p = &self->patterns[r.pattern];
-    if (p->kicker_size || p->kind == KIND_BOMB) return 0;
+    if (p->kind == KIND_BOMB) return 0;
     int width = p->width;
     u64 rest = hand - r.cards;
     if (count_of(rest, r.top)) return 0;
@@ -84,7 +90,8 @@ static int outranked(Core *self, u64 hand, int move, const u64 *opponents, int n
         if (count_of(partner, lower + 1)) return 0;
         for (int i = 0; i < n; i++)
             if (count_of(opponents[i], lower + 1) >= width) return 0; /* it answers the lower play only */
-        if (count_of(rest, lower) == width && swappable(self, lower, r.top) && !chained(self, rest, lower, width))
+        if (count_of(rest, lower) == width && !count_of(r.cards, lower) && swappable(self, lower, r.top) &&
+            !chained(self, rest, lower, width))
             return 1;
     }
     return 0;
