@@ -15,6 +15,7 @@ import pytest
 from endgame_reference import legal_moves, winner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_kickers import CORES, RULE_SETS, _rules
 
 from cpsolver.endgame import compiled
 from cpsolver.endgame.answer import new_search, solve
@@ -25,16 +26,7 @@ from cpsolver.rules.cards import DECK_COUNTS, Hand
 from cpsolver.rules.movegen import generator
 from cpsolver.rules.plays import Play
 from cpsolver.rules.position import Position
-from cpsolver.rules.ruleset import RuleSet, bundled
-
-RULE_SETS = ("standard", "douzero", "rlcard")
-CORES = ["python", *(["compiled"] if compiled.available() else [])]
-
-
-def _rules(name: str) -> RuleSet:
-    found = bundled(name)
-    assert found is not None
-    return found
+from cpsolver.rules.ruleset import RuleSet
 
 
 def _outranked(rules: RuleSet, position: Position, play: Play) -> bool:

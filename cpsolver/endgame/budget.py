@@ -18,8 +18,8 @@ process does not count against the search.
 The gauge is read every few thousand nodes (the resident size, on Linux);
 the first time it comes within a sixteenth of the cap, three quarters of the
 table's size then becomes its budget, and later reads only lower the budget
-if the gauge passes the cap and still grows. Where the OS gives no resident size, the budget is the cap over
-a measured size an entry.
+if the gauge passes the cap and still grows. Where the OS gives no resident
+size, the budget is the cap over a measured size an entry.
 """
 
 from __future__ import annotations
