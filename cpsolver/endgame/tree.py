@@ -224,8 +224,8 @@ class Tree:
 
     def tried_moves(self, state: State) -> list[Move]:
         """The moves the search itself tries at ``state``, in its order: those of
-        :meth:`ordered_moves`, less the plays a lower one is worth as much as and,
-        for a player without a partner, the needless kickers."""
+        :meth:`ordered_moves`, less the plays a lower one is worth as much as and
+        the needless kickers (a peasant's only where its partner holds no card between)."""
         hands, turn, table, _ = state
         others = [p for p in range(self.players) if p != turn]
         opponents = tuple(hands[p] for p in others if self.side[p] != self.side[turn])
@@ -239,7 +239,8 @@ class Tree:
         self, moves: list[Move], hand: int, opponents: tuple[int, ...], partner: int, table: Move
     ) -> list[Move]:
         """``moves`` (no pass) less the plays of one rank's cards that the same play of a
-        lower rank is worth as much as (:mod:`cpsolver.endgame.kickers`; partner 0: none)."""
+        lower rank is worth as much as and, for a peasant (``partner`` not 0), the
+        needless kickers (:mod:`cpsolver.endgame.kickers`)."""
         raise NotImplementedError
 
     def alone(self, turn: int) -> bool:
