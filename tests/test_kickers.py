@@ -40,6 +40,14 @@ def _needless(rules: RuleSet, hand: Hand, play: Play) -> bool:
     return Kickers(rules).needless(pack(hand), pack(play.cards), pattern, play.chain, play.rank)
 
 
+def _decides_as_brute_force(position: Position, ruleset: RuleSet, core: str) -> None:
+    """The search's verdict at ``position`` is the brute-force minimax's."""
+    search = new_search(position.players, ruleset, core=core)
+    mover_wins = search.decide(state_of(search, position))[0]
+    truth = winner(position.hands, position.turn, position.table, position.by, ruleset)
+    assert mover_wins == (truth == position.side_of(position.turn)), position
+
+
 def _kicking(seed: int, three: bool, peasant: bool = False) -> Position:
     """A small position whose player to move has a triplet to kick with: with no partner
     (the landlord, either player of two), or with ``peasant``, a peasant."""
@@ -102,12 +110,7 @@ def test_a_needless_kicker_is_worth_no_more_than_a_kept_one_of_the_same_core(
 def test_the_search_without_needless_kickers_gives_the_brute_force_verdict(
     seed: int, three: bool, rules: str, core: str
 ) -> None:
-    ruleset = _rules(rules)
-    position = _kicking(seed, three)
-    search = new_search(position.players, ruleset, core=core)
-    mover_wins = search.decide(state_of(search, position))[0]
-    truth = winner(position.hands, position.turn, None, None, ruleset)
-    assert mover_wins == (truth == (0 if position.turn == 0 else 1)), (position, rules)
+    _decides_as_brute_force(_kicking(seed, three), _rules(rules), core)
 
 
 @settings(max_examples=60, deadline=None)
@@ -115,11 +118,7 @@ def test_the_search_without_needless_kickers_gives_the_brute_force_verdict(
 def test_a_peasant_leaving_out_kickers_its_partner_cannot_tell_apart_gets_the_brute_force_verdict(
     seed: int, rules: str, core: str
 ) -> None:
-    ruleset = _rules(rules)
-    position = _kicking(seed, True, peasant=True)
-    search = new_search(3, ruleset, core=core)
-    mover_wins = search.decide(state_of(search, position))[0]
-    assert mover_wins == (winner(position.hands, position.turn, None, None, ruleset) == 1)
+    _decides_as_brute_force(_kicking(seed, True, peasant=True), _rules(rules), core)
 
 
 def test_a_peasant_keeps_a_kicker_its_partner_could_answer_only_above_the_lower_one() -> None:
@@ -134,7 +133,7 @@ def test_a_peasant_keeps_a_kicker_its_partner_could_answer_only_above_the_lower_
     )
     assert [str(m) for m in winning_moves(position.hands, 1, None, None, rules)] == ["4447"]
     for core in CORES:
-        found = solve(position, rules, all_moves=True, core=core)  # type: ignore[arg-type]
+        found = solve(position, rules, all_moves=True, core=core)
         assert (found.winner, [str(m) for m in found.moves]) == (1, ["4447"])
 
 

@@ -15,7 +15,7 @@ import pytest
 from endgame_reference import legal_moves, winner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_kickers import CORES, RULE_SETS, _rules
+from test_kickers import CORES, RULE_SETS, _decides_as_brute_force, _rules
 
 from cpsolver.endgame import compiled
 from cpsolver.endgame.answer import new_search, solve
@@ -114,12 +114,7 @@ def test_an_outranked_play_is_worth_no_more_than_one_kept_of_the_same_kind(
 def test_the_search_without_outranked_plays_gives_the_brute_force_verdict(
     seed: int, players: int, rules: str, core: str
 ) -> None:
-    ruleset = _rules(rules)
-    position = _loose(seed, players)
-    search = new_search(position.players, ruleset, core=core)
-    mover_wins = search.decide(state_of(search, position))[0]
-    truth = winner(position.hands, position.turn, position.table, position.by, ruleset)
-    assert mover_wins == (truth == position.side_of(position.turn)), (position, rules)
+    _decides_as_brute_force(_loose(seed, players), _rules(rules), core)
 
 
 @pytest.mark.skipif(not compiled.available(), reason="the compiled core was not built")
@@ -152,7 +147,7 @@ def test_a_peasant_keeps_a_higher_single_its_partner_could_answer_only_below() -
     assert not _outranked(rules, position, Play.parse("5"))
     assert winner(position.hands, 2, None, None, rules) == 1
     for core in CORES:
-        found = solve(position, rules, all_moves=True, core=core)  # type: ignore[arg-type]
+        found = solve(position, rules, all_moves=True, core=core)
         assert (found.winner, sorted(map(str, found.moves))) == (1, ["9", "Q", "T"])
 
 
