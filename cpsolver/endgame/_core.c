@@ -399,24 +399,28 @@ static int evict_to(Core *self, size_t keep, int caches) {
     int lowest = 65;
     size_t kept_so_far = 0;
     while (lowest > 0 && kept_so_far + by_cost[lowest - 1] <= keep) kept_so_far += by_cost[--lowest];
-    size_t room_below = lowest > 0 ? keep - kept_so_far : 0;
+    size_t room_below = lowest > 0 ? keep - kept_so_far : 0, below = lowest > 0 ? by_cost[lowest - 1] : 0;
     /* First mark each entry dropped (a cost no entry has), each read once; then delete the
-     * marked ones, which moves entries about. */
+     * marked ones, which moves entries about. Of the cost just below, those kept are spread
+     * evenly over the slots, one in so many: the first ones met, kept cut after cut, would be
+     * those whose homes are lowest, until that end of the map is fuller than full and a single
+     * run of probes there holds most of a million entries. */
+    size_t spread = 0;
     for (size_t i = 0; i < t->cap; i++) {
         if (!t->tags[i]) continue;
         Slot *s = &t->slots[i];
         int cost = entry_cost(s->v);
-        if (cost < lowest - 1 || (cost == lowest - 1 && room_below == 0))
-            s->v = entry_value(entry_result(s->v), DROPPED);
-        else if (cost == lowest - 1)
-            room_below--;
+        int dropped = cost < lowest - 1;
+        if (cost == lowest - 1) {
+            spread += room_below;
+            if (spread >= below)
+                spread -= below;
+            else
+                dropped = 1;
+        }
+        if (dropped) s->v = entry_value(entry_result(s->v), DROPPED);
     }
-    for (size_t i = 0; i < t->cap;) {
-        if (t->tags[i] && entry_cost(t->slots[i].v) == DROPPED)
-            map_delete_at(t, i); /* an entry from further on may now stand here: read it again */
-        else
-            i++;
-    }
+    map_drop_marked(t, DROPPED);
     /* The plans of the entries kept, copied into a list of their own. */
     Ints plans = {NULL, 0, 0};
     for (size_t i = 0; i < t->cap; i++) {
