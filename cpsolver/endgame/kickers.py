@@ -34,8 +34,17 @@ of its own rank, no chain runs through ``a`` in what is left, the ranks are
 swappable as above, the lower play beats the table too, and no opponent holds
 as many cards as the core of any rank above ``a`` up to the play's own: the
 opponents then answer the two plays with the same plays, and from there the
-copy above applies, the hand holding the higher cards. This
-one holds for a peasant too when its partner holds no card of those ranks:
+copy above applies, the hand holding the higher cards. A chain
+(a sequence of singles, pairs or triplets, no kickers) is left out so for a
+lower chain of the same length: each rank of the lower chain that the chain
+lacks is matched, upward, with one of the chain's that the lower lacks, and
+every such pair must meet the conditions above (exactly as many cards of the
+lower rank left as the core takes of a rank, none of the higher, no sequence
+through the lower one, swappable); no opponent may hold the same chain with a
+top above the lower chain's, up to the chain's own. The copy then plays each
+higher rank where the other hand played its lower partner. This
+one holds for a peasant too when its partner holds no card of those ranks
+(for a chain, none above the lower chain's bottom rank up to the chain's top):
 the partner then answers every play of the copy as it answered the original
 (nobody's hand gains cards), so it loses no answer. So does the kicker rule:
 a peasant leaves out a needless kicker where its partner holds no card above
@@ -57,6 +66,11 @@ from cpsolver.rules.ruleset import RuleSet
 
 def _count(packed: int, rank: Rank) -> int:
     return (packed >> (4 * rank)) & 0xF
+
+
+def _holds_chain(hand: int, width: int, chain: int, top: Rank) -> bool:
+    """Whether ``hand`` holds ``width`` cards or more of each of ``chain`` ranks up to ``top``."""
+    return all(_count(hand, rank) >= width for rank in range(top - chain + 1, top + 1))
 
 
 class Kickers:
@@ -112,26 +126,33 @@ class Kickers:
         partner: int,
         lowest: Rank,
     ) -> bool:
-        """Whether the play (``packed`` cards of ``pattern``) from ``hand`` is worth no more
-        than the same play of a lower rank, ``lowest`` or above (see the module);
-        ``partner`` is the partner's hand (0: none)."""
-        if pattern is None or chain != 1 or pattern.kind is Kind.BOMB:
+        """Whether the play (``packed`` cards of ``pattern``, ``chain`` ranks ending at ``top``)
+        from ``hand`` is worth no more than the same play of a lower top, ``lowest`` or
+        above (see the module); ``partner`` is the partner's hand (0: none)."""
+        if pattern is None or pattern.kind is Kind.BOMB or top >= BLACK_JOKER:
             return False
-        if top >= BLACK_JOKER:
+        if chain > 1 and pattern.kicker_size:
             return False
-        width, rest = pattern.width, hand - packed
-        if _count(rest, top):
-            return False
-        for lower in range(top - 1, lowest - 1, -1):
-            if _count(partner, lower + 1):
+        width, rest, low = pattern.width, hand - packed, top - chain + 1
+        for lower in range(top - 1, max(lowest, chain - 1) - 1, -1):
+            bottom = lower - chain + 1
+            if any(_count(partner, rank) for rank in range(bottom + 1, top + 1)):
                 return False
-            if any(_count(opponent, lower + 1) >= width for opponent in opponents):
+            if any(_holds_chain(opponent, width, chain, lower + 1) for opponent in opponents):
                 return False  # an opponent answers the lower play and not this one
-            if (
-                _count(rest, lower) == width
-                and not _count(packed, lower)
-                and self.swappable(lower, top)
-                and not self._chained(rest, lower, width)
+            # The lower play's ranks the play lacks, upward, each matched to one of the
+            # play's that the lower lacks: the hand keeping the latter copies the other.
+            higher = max(lower + 1, low)
+            if all(
+                _count(rest, a) == width
+                and not _count(packed, a)
+                and not _count(rest, b)
+                and self.swappable(a, b)
+                and not self._chained(rest, a, width)
+                for a, b in zip(
+                    range(bottom, bottom + min(top - lower, chain)),
+                    range(higher, higher + min(top - lower, chain)),
+                )
             ):
                 return True
         return False

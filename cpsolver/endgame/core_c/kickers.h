@@ -75,24 +75,38 @@ static int needless(Core *self, u64 hand, int move, u64 partner) {
     return 0;
 }
 
-/* Whether a play of one rank's core (no chain, no bomb) from `hand` is worth no more than the
- * same play, the same kickers, of a lower rank, `lowest` or above (kickers.py's outranked): the
- * opponents hold no core of it between the two ranks, and a partner (0: none) no card. */
+/* Whether `hand` holds `width` cards or more of each rank of the chain of `chain` ranks up to `top`. */
+static inline int holds_chain(u64 hand, int width, int chain, int top) {
+    for (int rank = top - chain + 1; rank <= top; rank++)
+        if (count_of(hand, rank) < width) return 0;
+    return 1;
+}
+
+/* Whether a play (no bomb, no joker; a chain without kickers) from `hand` is worth no more than
+ * the same play, the same kickers, of a lower top, `lowest` or above (kickers.py's outranked):
+ * the opponents hold no such play between the two, and a partner (0: none) no card. Each rank
+ * of the lower play's that the play has not (`lower`, upward) is matched to one of the play's
+ * that the lower has not (`higher`, upward), every pair swapped as the kickers' are. */
 static int outranked(Core *self, u64 hand, int move, const u64 *opponents, int n, u64 partner, int lowest) {
     PlayRecord r = self->plays[move];
-    if (r.pattern < 0 || r.chain != 1 || r.top >= BLACK) return 0;
+    if (r.pattern < 0 || r.top >= BLACK) return 0;
     const Pattern *p = &self->patterns[r.pattern];
-    if (p->kind == KIND_BOMB) return 0;
-    int width = p->width;
+    if (p->kind == KIND_BOMB || (r.chain > 1 && p->kicker_size)) return 0;
+    int width = p->width, chain = r.chain, low = r.top - chain + 1;
     u64 rest = hand - r.cards;
-    if (count_of(rest, r.top)) return 0;
-    for (int lower = r.top - 1; lower >= lowest; lower--) {
-        if (count_of(partner, lower + 1)) return 0;
+    for (int top = r.top - 1; top >= lowest && top >= chain - 1; top--) {
+        int bottom = top - chain + 1;
+        if (holds_between(partner, bottom, r.top)) return 0;
         for (int i = 0; i < n; i++)
-            if (count_of(opponents[i], lower + 1) >= width) return 0; /* it answers the lower play only */
-        if (count_of(rest, lower) == width && !count_of(r.cards, lower) && swappable(self, lower, r.top) &&
-            !chained(self, rest, lower, width))
-            return 1;
+            if (holds_chain(opponents[i], width, chain, top + 1)) return 0; /* it answers the lower play only */
+        int swaps = r.top - top < chain ? r.top - top : chain, fits = 1;
+        int higher = top + 1 > low ? top + 1 : low;
+        for (int k = 0; fits && k < swaps; k++) {
+            int a = bottom + k, b = higher + k;
+            fits = count_of(rest, a) == width && !count_of(r.cards, a) && !count_of(rest, b) &&
+                   swappable(self, a, b) && !chained(self, rest, a, width);
+        }
+        if (fits) return 1;
     }
     return 0;
 }
