@@ -142,17 +142,14 @@ class Kickers:
                 return False  # an opponent answers the lower play and not this one
             # The lower play's ranks the play lacks, upward, each matched to one of the
             # play's that the lower lacks: the hand keeping the latter copies the other.
-            higher = max(lower + 1, low)
+            higher, swaps = max(lower + 1, low), min(top - lower, chain)
             if all(
                 _count(rest, a) == width
                 and not _count(packed, a)
                 and not _count(rest, b)
                 and self.swappable(a, b)
                 and not self._chained(rest, a, width)
-                for a, b in zip(
-                    range(bottom, bottom + min(top - lower, chain)),
-                    range(higher, higher + min(top - lower, chain)),
-                )
+                for a, b in zip(range(bottom, bottom + swaps), range(higher, higher + swaps))
             ):
                 return True
         return False
