@@ -68,6 +68,11 @@ def _count(packed: int, rank: Rank) -> int:
     return (packed >> (4 * rank)) & 0xF
 
 
+def _holds_between(hand: int, lower: Rank, high: Rank) -> bool:
+    """Whether ``hand`` holds a card of a rank above ``lower``, up to ``high``."""
+    return any(_count(hand, rank) for rank in range(lower + 1, high + 1))
+
+
 def _holds_chain(hand: int, width: int, chain: int, top: Rank) -> bool:
     """Whether ``hand`` holds ``width`` cards or more of each of ``chain`` ranks up to ``top``."""
     return all(_count(hand, rank) >= width for rank in range(top - chain + 1, top + 1))
@@ -110,7 +115,7 @@ class Kickers:
                     and not _count(packed, lower)
                     and self.swappable(lower, high)
                     and not self._chained(rest, lower, kicked)
-                    and not any(_count(partner, r) for r in range(lower + 1, high + 1))
+                    and not _holds_between(partner, lower, high)
                 ):
                     return True
         return False
@@ -136,7 +141,7 @@ class Kickers:
         width, rest, low = pattern.width, hand - packed, top - chain + 1
         for lower in range(top - 1, max(lowest, chain - 1) - 1, -1):
             bottom = lower - chain + 1
-            if any(_count(partner, rank) for rank in range(bottom + 1, top + 1)):
+            if _holds_between(partner, bottom, top):
                 return False
             if any(_holds_chain(opponent, width, chain, lower + 1) for opponent in opponents):
                 return False  # an opponent answers the lower play and not this one
