@@ -1,8 +1,9 @@
-"""The compiled core of the open-hand search, built where a C compiler is found.
+"""The compiled parts, built where a C compiler is found: the open-hand search's core and the strategy checker.
 
-Everything else about the package is in pyproject.toml. The extension is
+Everything else about the package is in pyproject.toml. Both extensions are
 optional: without a compiler (or with ``CPSOLVER_PURE=1``) the build goes on
-without it, and the pure-Python search, its reference, does the work.
+without them, and the pure-Python search and checker, their references, do
+the work.
 """
 
 import os
@@ -19,4 +20,12 @@ core = Extension(
     optional=True,
 )
 
-setup(ext_modules=[] if os.environ.get("CPSOLVER_PURE") else [core])
+checker = Extension(
+    "cpsolver.verify._strategy",
+    sources=["cpsolver/verify/_strategy.c"],
+    depends=sorted(glob("cpsolver/verify/strategy_c/*.h")),
+    extra_compile_args=["-O2"] if os.name != "nt" else [],
+    optional=True,
+)
+
+setup(ext_modules=[] if os.environ.get("CPSOLVER_PURE") else [core, checker])

@@ -178,7 +178,7 @@ def jobs(
                 yield "deals3w", f"#{index}", "ours", measure
     if "proofs3" in options.only and mine:
         for index, position in enumerate(middle_three(options.seed, options.proofs)):
-            measure = partial(ours, position, limit or 10.0, 1, True, factor, every=False)
+            measure = partial(ours, position, limit or 10.0, 3, True, factor, every=False)
             yield "proofs3", f"#{index}", "ours", measure
 
 

@@ -78,12 +78,13 @@ def _puzzle_goals(records: dict[tuple[str, str, str], Record], solvers: list[str
     """The issue's two goals on the puzzles: solve + proof build below each peer's whole run,
     and verify no slower than the solve + build that made the proof."""
     made: dict[str, float] = {}
-    ratios = []
+    ratios, verified = [], []
     for first, second, _ in PUZZLES:
         mine = records.get(("puzzles", f"{first} v {second}", "ours"))
         if mine and mine.get("seconds") is not None and "proof_seconds" in mine:
             made[f"{first} v {second}"] = mine["seconds"] + mine["proof_seconds"]
             ratios.append(mine["verify_seconds"] / made[f"{first} v {second}"])
+            verified.append(mine)
     if not made:
         return []
     said = []
@@ -94,9 +95,15 @@ def _puzzle_goals(records: dict[tuple[str, str, str], Record], solvers: list[str
         said.append(f"solve + proof build below {name}'s whole run on {below} of {len(timed)}")
     said.append(
         f"verify ÷ (solve + build): median {statistics.median(ratios):.1f}, "
-        f"at most 1 on {sum(r <= 1 for r in ratios)} of {len(ratios)}"
+        f"at most 1 on {sum(r <= 1 for r in ratios)} of {len(ratios)}{_checkers(verified)}"
     )
     return ["", "; ".join(said) + "."]
+
+
+def _checkers(records: list[Record]) -> str:
+    """Which strategy checker verify ran on (records from before the compiled one name none)."""
+    names = sorted({record.get("checker", "python") for record in records})
+    return f" ({' and '.join(names)} checker)" if names else ""
 
 
 def proofs_table(records: dict[tuple[str, str, str], Record]) -> list[str]:
@@ -108,7 +115,7 @@ def proofs_table(records: dict[tuple[str, str, str], Record]) -> list[str]:
         ),
         "|---|---|---|---|---|---|---|---|",
     ]
-    ratios = []
+    ratios, verified = [], []
     found = [(k, r) for (part, k, s), r in records.items() if part == "proofs3" and s == "ours"]
     for key, record in sorted(found, key=lambda item: int(item[0].lstrip("#"))):
         if record["winner"] is None or "verify_seconds" not in record:
@@ -117,6 +124,7 @@ def proofs_table(records: dict[tuple[str, str, str], Record]) -> list[str]:
             continue
         made = record["seconds"] + record["proof_seconds"]
         ratios.append(record["verify_seconds"] / made)
+        verified.append(record)
         lines.append(
             f"| {key} | {'landlord' if record['winner'] == 0 else 'peasants'}"
             + ("" if record["verified"] else " (proof FAILS)")
@@ -129,7 +137,7 @@ def proofs_table(records: dict[tuple[str, str, str], Record]) -> list[str]:
             "",
             (
                 f"verify ÷ (solve + build): median {statistics.median(ratios):.1f}, "
-                f"{sum(r <= 1 for r in ratios)} of {len(ratios)} at most 1."
+                f"{sum(r <= 1 for r in ratios)} of {len(ratios)} at most 1{_checkers(verified)}."
             ),
         ]
     return lines

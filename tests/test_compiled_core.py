@@ -441,7 +441,9 @@ def test_a_build_without_a_compiler_installs_and_runs_on_the_python_core(tmp_pat
         env=run,
         cwd=tmp_path,
     )
-    assert "the python core" in version.stdout
+    assert (
+        "the python core" in version.stdout and "strategy checker: the python one" in version.stdout
+    )
     answer = subprocess.run(
         [
             sys.executable,
@@ -462,6 +464,18 @@ def test_a_build_without_a_compiler_installs_and_runs_on_the_python_core(tmp_pat
         cwd=tmp_path,
     )
     assert answer.returncode == 0 and json.loads(answer.stdout)["stats"]["core"] == "python"
+    # Its proofs verify on the Python checker.
+    proven = [sys.executable, "-S", "-m", "cpsolver", "endgame", "--hand", "KK3", "--hand", "QQ4"]
+    subprocess.run([*proven, "--proof", "proof.json"], check=True, env=run, cwd=tmp_path)
+    verified = subprocess.run(
+        [sys.executable, "-S", "-m", "cpsolver", "verify", "proof.json", "--json"],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=run,
+        cwd=tmp_path,
+    )
+    assert verified.returncode == 0 and json.loads(verified.stdout)["valid"]
 
 
 @needs_core

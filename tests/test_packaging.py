@@ -20,6 +20,7 @@ from click.testing import CliRunner
 import cpsolver
 from cpsolver.cli import cli
 from cpsolver.endgame import compiled
+from cpsolver.verify import compiled as compiled_checker
 
 ROOT = Path(__file__).resolve().parents[1]
 SKIP = shutil.ignore_patterns(
@@ -47,6 +48,8 @@ IN_THE_WHEEL = [
 IN_THE_SDIST = [
     "cpsolver/endgame/_core.c",  # the compiled core and its parts: a source install builds them
     "cpsolver/endgame/core_c/search.h",
+    "cpsolver/verify/_strategy.c",  # the compiled strategy checker and its parts
+    "cpsolver/verify/strategy_c/reader.h",
     "LICENSE",
     "CHANGELOG.md",
     "README.md",
@@ -109,8 +112,10 @@ def test_the_wheel_has_the_one_version_and_the_metadata(built: dict[str, list[st
 def test_version_option_prints_the_package_version() -> None:
     result = CliRunner().invoke(cli, ["--version"])
     core = "compiled" if compiled.available() else "python"
+    checker = "compiled" if compiled_checker.available() else "python"
     assert result.stdout == (
-        f"cpsolver, version {cpsolver.__version__} (open-hand search: the {core} core)\n"
+        f"cpsolver, version {cpsolver.__version__} "
+        f"(open-hand search: the {core} core; strategy checker: the {checker} one)\n"
     )
     assert re.fullmatch(r"\d+\.\d+\.\d+", cpsolver.__version__)
 

@@ -162,12 +162,17 @@ def _silence_stdout() -> None:
 
 
 def _print_version(context: click.Context, _: click.Parameter, value: bool) -> None:
-    """``--version``: the package's version, and which core the open-hand search runs on."""
+    """``--version``: the package's version, and which cores the open-hand search and verify run on."""
     if not value or context.resilient_parsing:
         return
     from cpsolver.endgame.answer import core_name
+    from cpsolver.verify.compiled import available
 
-    click.echo(f"cpsolver, version {__version__} (open-hand search: the {core_name()} core)")
+    checker = "compiled" if available() else "python"
+    click.echo(
+        f"cpsolver, version {__version__} "
+        f"(open-hand search: the {core_name()} core; strategy checker: the {checker} one)"
+    )
     context.exit()
 
 

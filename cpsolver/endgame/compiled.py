@@ -18,7 +18,6 @@ from __future__ import annotations
 import time
 import weakref
 from collections.abc import Callable
-from functools import cache
 from types import ModuleType
 from typing import TypeVar
 
@@ -27,7 +26,7 @@ from cpsolver.endgame.tree import Entry, Move, OutOfTime, State, Tree
 from cpsolver.io.memory import resident_bytes
 from cpsolver.rules.cards import RANK_COUNT
 from cpsolver.rules.movegen import generator
-from cpsolver.rules.patterns import KIND_ORDER, Kind, kicker_limits, patterns
+from cpsolver.rules.patterns import Kind, pattern_tables, patterns
 from cpsolver.rules.plays import Play, lazy_play, rocket
 from cpsolver.rules.ruleset import RuleSet
 
@@ -39,7 +38,6 @@ except ImportError:  # built without a C compiler: the Python search does the wo
 if _core is not None and not hasattr(_core, "Core"):  # a folder of that name, not the extension
     _core = None
 
-PatternTable = tuple[int, int, int, int, int, int, bytes]
 # Bytes of one slot of the C table (four words of key, one of value, a byte of tag); the table
 # grows past three quarters full, fourfold below _GROW_FOURFOLD slots (tables.h's), else twofold.
 _SLOT_BYTES = 41
@@ -49,43 +47,6 @@ _GROW_FOURFOLD = 1 << 16
 def available() -> bool:
     """Whether the compiled core was built and loads."""
     return _core is not None
-
-
-@cache
-def pattern_tables(rules: RuleSet) -> tuple[PatternTable, ...]:
-    """The rule set's patterns as the C code reads them.
-
-    Each is (kind number, width, shortest chain, longest chain, kicker size,
-    kickers a core rank, kicker limits): the limits are a byte for each core
-    (low, top) and rank, 15 * 15 * 15, read from the same
-    :func:`~cpsolver.rules.patterns.kicker_limits` as the Python generator's.
-    Only the cores of a chain the pattern allows (``min_chain`` to
-    ``max_chain`` ranks) are filled, the only ones the C code looks up: the
-    other (low, top) pairs, about two thirds, cost every process's first solve
-    ~1.2 ms.
-    """
-    tables = []
-    for pattern in patterns(rules):
-        limits = bytearray()
-        if pattern.kicker_size:
-            limits = bytearray(RANK_COUNT**3)
-            for chain in range(pattern.min_chain, pattern.max_chain + 1):
-                for low in range(RANK_COUNT - chain + 1):
-                    top = low + chain - 1
-                    at = (low * RANK_COUNT + top) * RANK_COUNT
-                    limits[at : at + RANK_COUNT] = bytes(kicker_limits(rules, pattern, low, top))
-        tables.append(
-            (
-                KIND_ORDER[pattern.kind],
-                pattern.width,
-                pattern.min_chain,
-                pattern.max_chain,
-                pattern.kicker_size,
-                pattern.kickers_per_link,
-                bytes(limits),
-            )
-        )
-    return tuple(tables)
 
 
 def table_bound(cap: int) -> int:

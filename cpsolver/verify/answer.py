@@ -18,12 +18,16 @@ from cpsolver.io.reading import InputError, loads_json
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.ruleset import RuleSet
 from cpsolver.verify.check import check_document
+from cpsolver.verify.compiled import check_quickly
 from cpsolver.verify.documents import NotAProofError, read_proof
 
 
 @dataclass(frozen=True)
 class VerifyAnswer:
-    """A proof checked: the document (None when it failed to read), the first failure, positions walked."""
+    """A proof checked: the document (None when it failed to read), the first failure, positions walked.
+
+    The document of a strategy the compiled checker found valid is its header, without the nodes.
+    """
 
     document: dict[str, Any] | None
     failure: str | None
@@ -45,7 +49,14 @@ def verify_text(text: str, subject: str | None, rules: RuleSet, source: str) -> 
     (None: the one it embeds). A document that reads as a proof but fails
     its check is an answer with a failure; text that is no proof is an
     :class:`InputError`.
+
+    A strategy goes to the compiled checker first, where it was built: it
+    answers only "valid", and any other proof is read and checked here as
+    before (:mod:`cpsolver.verify.compiled`).
     """
+    quick = check_quickly(text, subject, rules)
+    if quick is not None:
+        return VerifyAnswer(quick[0], None, quick[1])
     try:
         parsed = loads_json(text, f"{source}: not a proof")
     except InputError:

@@ -9,6 +9,10 @@ must empty the hand with none but the last answerable by the other side.
 Every path then ends with the winning side out of cards: the game cannot
 cycle, as every trick takes at least one card. Each check returns the first
 failure as one sentence, or None.
+
+Where it was built, ``verify`` first runs the same walk in C
+(:mod:`cpsolver.verify.compiled`), which only ever says "valid": this module
+is its reference, and says what is wrong with every proof that is not.
 """
 
 from __future__ import annotations
@@ -60,6 +64,40 @@ def check_strategy_walked(
     return failure, walk.walked
 
 
+def read_header(
+    document: Any, position: Position | None, rules: RuleSet, nodes: bool = True
+) -> Position | str:
+    """The position a strategy's header embeds, or the first reason the header does not hold.
+
+    The header is all but the nodes: its schema, the rules it was made under,
+    its position (which must be ``position``, when given). With ``nodes`` the
+    shape of every node is checked too; the compiled checker reads the nodes
+    itself and checks their shape as it does (:mod:`cpsolver.verify.compiled`).
+    """
+    try:
+        validate(document, "strategy-header")
+    except ProofFormatError as error:
+        return str(error)
+    for key in ("winner", "root"):
+        # The schema's integers include 1.0 (JSON Schema's rule); a node index may not.
+        if not is_whole(document[key]):
+            return f"strategy.{key}: {json.dumps(document[key])} is not a whole number"
+    fault = first_malformed(document["nodes"]) if nodes else None
+    if fault is not None:
+        return fault
+    mismatch = rules_mismatch(document, rules, "strategy")
+    if mismatch is not None:
+        return mismatch
+    try:
+        embedded = position_from_dict(document["position"], rules)
+    except CpsolverError as error:
+        return f"the strategy's position: {error}"
+    if position is not None and position != embedded:
+        shown = json.dumps(position_as_dict(embedded, rules))
+        return f"the strategy is for another position: {shown}"
+    return embedded
+
+
 class _Walk:
     """The check of one strategy: its header first (:meth:`of`), then every node reached."""
 
@@ -80,28 +118,10 @@ class _Walk:
 
     @classmethod
     def of(cls, document: Any, position: Position | None, rules: RuleSet) -> _Walk | str:
-        """The walk of a strategy whose header holds, or the first reason it does not."""
-        try:
-            validate(document, "strategy-header")
-        except ProofFormatError as error:
-            return str(error)
-        for key in ("winner", "root"):
-            # The schema's integers include 1.0 (JSON Schema's rule); a node index may not.
-            if not is_whole(document[key]):
-                return f"strategy.{key}: {json.dumps(document[key])} is not a whole number"
-        fault = first_malformed(document["nodes"])
-        if fault is not None:
-            return fault
-        mismatch = rules_mismatch(document, rules, "strategy")
-        if mismatch is not None:
-            return mismatch
-        try:
-            embedded = position_from_dict(document["position"], rules)
-        except CpsolverError as error:
-            return f"the strategy's position: {error}"
-        if position is not None and position != embedded:
-            shown = json.dumps(position_as_dict(embedded, rules))
-            return f"the strategy is for another position: {shown}"
+        """The walk of a strategy whose header and nodes' shape hold, or the first reason they do not."""
+        embedded = read_header(document, position, rules, nodes=True)
+        if isinstance(embedded, str):
+            return embedded
         return cls(document, rules, embedded)
 
     def hand(self, text: str) -> Hand:

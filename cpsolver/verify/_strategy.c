@@ -1,0 +1,495 @@
+/*
+ * The compiled strategy checker: cpsolver.verify._strategy.
+ *
+ * cpsolver/verify/strategy.py's walk, in C, for the proofs it can read
+ * (strategy_c/reader.h): from the root, every move of the winning side legal
+ * and leading to the node named, every legal reply of the other side listed
+ * once and answered, every spring plan unanswerable, every path ending with
+ * the winner out of cards. It answers only "valid" (with the positions
+ * walked) or "not shown valid": the Python checker, given the same text,
+ * then finds the first failure and says it in words, or walks a proof this
+ * reader refused. So a proof is never called valid here that the Python
+ * checker would refuse (tests/test_compiled_checker.py holds the two
+ * together).
+ *
+ * It shares nothing with the open-hand solver: its own reader, and its own
+ * move generator (strategy_c/plays.h) over the rules core's tables.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strategy_c/plays.h"
+#include "strategy_c/reader.h"
+
+typedef struct {
+    PyObject_HEAD
+    Read read;
+} Nodes;
+
+static void Nodes_dealloc(Nodes *self) {
+    free(self->read.nodes);
+    free(self->read.steps);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The walk                                                                  */
+
+/* A position: the hands, the player to move, and the play to beat (has_table 0: a lead). */
+typedef struct {
+    u64 hands[3];
+    int players, turn, has_table, by;
+    Play table;
+} Position;
+
+typedef struct {
+    const Rules *rules;
+    const Read *read;
+    int winner;
+    uint8_t *reached; /* per node: its position is known (it spelled the one a move led to) */
+    Play *tables; /* per reached node: the play on its table, as generated */
+    int32_t *stack;
+    size_t depth;
+    Plays legal, answers;
+    uint8_t *listed; /* per legal move: a reply names it */
+    size_t listed_cap;
+    int32_t *slots; /* the legal moves by their cards: open addressing, -1 empty */
+    size_t slot_cap, mask;
+} Walk;
+
+static inline int side_of(int player) { return player != 0; }
+
+/* Whether a step names this play: the same cards, kind and rank, as the Python checker keys
+ * moves (a play's chain follows from its kind and cards). */
+static inline int names(const Step *s, const Play *p) {
+    return s->kind == p->kind && s->rank == p->top && s->cards == p->cards;
+}
+
+/* Whether node `index` is written as `p`: the Python checker's `spells`. */
+static int spells(const Walk *w, int32_t index, const Position *p) {
+    const Node *n = &w->read->nodes[index];
+    if (n->turn != p->turn || n->players != p->players) return 0;
+    for (int i = 0; i < p->players; i++)
+        if (n->hands[i] != p->hands[i]) return 0;
+    if (n->table_kind == NO_KIND || !p->has_table) return n->table_kind == NO_KIND && !p->has_table;
+    return n->by == p->by && n->table_kind == p->table.kind && n->table_rank == p->table.top &&
+           n->table_cards == p->table.cards;
+}
+
+/* The position of a reached node. */
+static void position_of(const Walk *w, int32_t index, Position *p) {
+    const Node *n = &w->read->nodes[index];
+    memcpy(p->hands, n->hands, sizeof p->hands);
+    p->players = n->players;
+    p->turn = n->turn;
+    p->has_table = n->table_kind != NO_KIND;
+    p->by = n->by;
+    p->table = w->tables[index];
+}
+
+/* The node `target` the move `play` (NULL: a pass) leads to from `p` must hold the position
+ * after it; a move that empties the hand leads nowhere and must be the winner's. 1 holds. */
+static int edge(Walk *w, const Position *p, const Play *play, int32_t target) {
+    Position after = *p;
+    int following = (p->turn + 1) % p->players;
+    after.turn = following;
+    if (!play) {
+        if (following == p->by) after.has_table = 0; /* everyone else passed: the table clears */
+    } else {
+        after.hands[p->turn] -= play->cards;
+        if (!after.hands[p->turn]) return side_of(p->turn) == w->winner && target == NO_NEXT;
+        after.has_table = 1;
+        after.table = *play;
+        after.by = p->turn;
+    }
+    if (target < 0 || (size_t)target >= w->read->count || !spells(w, target, &after)) return 0;
+    if (!w->reached[target]) {
+        w->reached[target] = 1;
+        w->tables[target] = after.table;
+        w->stack[w->depth++] = target;
+    }
+    return 1;
+}
+
+static int moves_of(Walk *w, const Position *p, Plays *out) {
+    u64 hand = p->hands[p->turn];
+    return p->has_table ? all_answers(w->rules, hand, &p->table, out) : all_plays(w->rules, hand, out);
+}
+
+/* The legal play a step names, or NULL. */
+static const Play *named(const Plays *legal, const Step *s) {
+    for (size_t i = 0; i < legal->len; i++)
+        if (names(s, &legal->data[i])) return &legal->data[i];
+    return NULL;
+}
+
+static int spring(Walk *w, const Position *p, const Node *n) {
+    if (p->has_table) return 0;
+    u64 left = p->hands[p->turn];
+    for (int32_t k = 0; k < n->steps; k++) {
+        const Step *s = &w->read->steps[n->first + k];
+        if (all_plays(w->rules, left, &w->legal)) return -1;
+        const Play *play = named(&w->legal, s);
+        if (!play) return 0;
+        left -= play->cards;
+        if (k + 1 == n->steps) break;
+        for (int o = 0; o < p->players; o++) {
+            if (side_of(o) == side_of(p->turn)) continue;
+            if (all_answers(w->rules, p->hands[o], play, &w->answers)) return -1;
+            if (w->answers.len) return 0;
+        }
+    }
+    return left == 0;
+}
+
+static inline size_t slot_of(u64 cards, size_t mask) {
+    return (size_t)((cards * 0x9E3779B97F4A7C15ULL) >> 32) & mask;
+}
+
+/* Index the legal moves by their cards: a node of the other side may have hundreds, each
+ * looked up once. */
+static int index_legal(Walk *w) {
+    size_t cap = 16;
+    while (cap < 2 * w->legal.len) cap <<= 1;
+    if (cap > w->slot_cap) {
+        int32_t *grown = realloc(w->slots, cap * sizeof(int32_t));
+        if (!grown) return -1;
+        w->slots = grown;
+        w->slot_cap = cap;
+    }
+    w->mask = cap - 1;
+    memset(w->slots, 0xFF, cap * sizeof(int32_t));
+    for (size_t i = 0; i < w->legal.len; i++) {
+        size_t at = slot_of(w->legal.data[i].cards, w->mask);
+        while (w->slots[at] >= 0) at = (at + 1) & w->mask;
+        w->slots[at] = (int32_t)i;
+    }
+    return 0;
+}
+
+static const Play *indexed(const Walk *w, const Step *s) {
+    for (size_t at = slot_of(s->cards, w->mask); w->slots[at] >= 0; at = (at + 1) & w->mask)
+        if (names(s, &w->legal.data[w->slots[at]])) return &w->legal.data[w->slots[at]];
+    return NULL;
+}
+
+/* A node of the other side: every legal reply listed once, each answered. */
+static int replies(Walk *w, const Position *p, const Node *n) {
+    if (moves_of(w, p, &w->legal) || index_legal(w)) return -1;
+    size_t legal = w->legal.len + (size_t)p->has_table; /* the last: a pass, where one is legal */
+    if ((size_t)n->steps != legal) return 0;
+    if (legal > w->listed_cap) {
+        uint8_t *grown = realloc(w->listed, legal);
+        if (!grown) return -1;
+        w->listed = grown;
+        w->listed_cap = legal;
+    }
+    memset(w->listed, 0, legal);
+    for (int32_t k = 0; k < n->steps; k++) {
+        const Step *s = &w->read->steps[n->first + k];
+        size_t at;
+        if (s->kind == NO_KIND) {
+            if (!p->has_table) return 0;
+            at = w->legal.len;
+        } else {
+            const Play *play = indexed(w, s);
+            if (!play) return 0;
+            at = (size_t)(play - w->legal.data);
+        }
+        if (w->listed[at]) return 0; /* listed twice, so some legal reply is not */
+        w->listed[at] = 1;
+        if (!edge(w, p, s->kind == NO_KIND ? NULL : &w->legal.data[at], s->next)) return 0;
+    }
+    return 1;
+}
+
+static int check_node(Walk *w, int32_t index) {
+    const Node *n = &w->read->nodes[index];
+    Position p;
+    position_of(w, index, &p);
+    if (side_of(p.turn) != w->winner) return n->choice == CHOICE_REPLIES ? replies(w, &p, n) : 0;
+    if (n->choice == CHOICE_SPRING) return spring(w, &p, n);
+    if (n->choice != CHOICE_MOVE) return 0;
+    const Step *s = &w->read->steps[n->first];
+    if (s->kind == NO_KIND) return p.has_table && edge(w, &p, NULL, s->next);
+    if (moves_of(w, &p, &w->legal)) return -1;
+    const Play *play = named(&w->legal, s);
+    return play && edge(w, &p, play, s->next);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The Python side                                                           */
+
+static int rules_from(PyObject *patterns, int highest, int both, int rocket_kind, int rocket_rank, Rules *r) {
+    memset(r, 0, sizeof *r);
+    PyObject *seq = PySequence_Fast(patterns, "patterns must be a sequence");
+    if (!seq) return -1;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(seq);
+    r->bomb = -1;
+    r->highest = highest;
+    r->both_jokers = both;
+    r->rocket_kind = rocket_kind;
+    r->rocket_rank = rocket_rank;
+    int failed = count > MAX_SHAPES;
+    if (failed) PyErr_SetString(PyExc_ValueError, "too many patterns");
+    for (Py_ssize_t i = 0; i < count && !failed; i++) {
+        Shape *s = &r->shapes[i];
+        const char *limits;
+        Py_ssize_t size;
+        if (!PyArg_ParseTuple(PySequence_Fast_GET_ITEM(seq, i), "iiiiiiy#", &s->kind, &s->width, &s->min_chain,
+                              &s->max_chain, &s->kicker_size, &s->per_link, &limits, &size)) {
+            failed = 1;
+            break;
+        }
+        r->count = (int)i + 1;
+        if (s->kind == KIND_BOMB) r->bomb = (int)i;
+        if (s->kicker_size) {
+            if (size != RANKS * RANKS * RANKS) {
+                PyErr_SetString(PyExc_ValueError, "kicker limits are 15 * 15 * 15 bytes");
+                failed = 1;
+                break;
+            }
+            s->limits = malloc((size_t)size);
+            if (!s->limits) {
+                PyErr_NoMemory();
+                failed = 1;
+                break;
+            }
+            memcpy(s->limits, limits, (size_t)size);
+        }
+    }
+    Py_DECREF(seq);
+    if (!failed && r->bomb < 0) {
+        PyErr_SetString(PyExc_ValueError, "the rules have no bomb");
+        failed = 1;
+    }
+    return failed ? -1 : 0;
+}
+
+static void rules_free(Rules *r) {
+    for (int i = 0; i < r->count; i++) free(r->shapes[i].limits);
+}
+
+/* A play from (cards, shape, top, chain, kind, by). */
+static int play_from(PyObject *table, Play *play, int *by) {
+    unsigned long long cards;
+    int shape, top, chain, kind;
+    if (!PyArg_ParseTuple(table, "Kiiiii", &cards, &shape, &top, &chain, &kind, by)) return -1;
+    play->cards = cards;
+    play->shape = (int16_t)shape;
+    play->top = (int8_t)top;
+    play->chain = (int8_t)chain;
+    play->kind = (int8_t)kind;
+    return 0;
+}
+
+static int position_from(PyObject *hands, int turn, PyObject *table, Position *p) {
+    PyObject *seq = PySequence_Fast(hands, "hands must be a sequence");
+    if (!seq) return -1;
+    Py_ssize_t players = PySequence_Fast_GET_SIZE(seq);
+    memset(p, 0, sizeof *p);
+    if (players < 2 || players > 3) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "two or three hands");
+        return -1;
+    }
+    p->players = (int)players;
+    for (Py_ssize_t i = 0; i < players; i++) {
+        p->hands[i] = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+    }
+    Py_DECREF(seq);
+    p->turn = turn;
+    if (table == Py_None) return 0;
+    p->has_table = 1;
+    return play_from(table, &p->table, &p->by);
+}
+
+/* walk(patterns, highest, both_jokers, rocket_kind, rocket_rank, root, winner, hands, turn, table)
+ * -> positions walked, or 0 when the strategy is not shown valid. `table` is None or
+ * (cards, shape, top, chain, kind, by): the root's position, which the root node must spell. */
+static PyObject *Nodes_walk(Nodes *self, PyObject *args) {
+    PyObject *patterns, *hands, *table;
+    int highest, both, rocket_kind, rocket_rank, root, winner, turn;
+    if (!PyArg_ParseTuple(args, "Oipiiii" "OiO", &patterns, &highest, &both, &rocket_kind, &rocket_rank, &root,
+                          &winner, &hands, &turn, &table))
+        return NULL;
+    Rules rules;
+    Position start;
+    if (rules_from(patterns, highest, both, rocket_kind, rocket_rank, &rules)) {
+        rules_free(&rules);
+        return NULL;
+    }
+    if (position_from(hands, turn, table, &start)) {
+        rules_free(&rules);
+        return NULL;
+    }
+    size_t count = self->read.count;
+    Walk w = {.rules = &rules,
+              .read = &self->read,
+              .winner = winner,
+              .reached = calloc(count, 1),
+              .tables = malloc(count * sizeof(Play)),
+              .stack = malloc(count * sizeof(int32_t))};
+    long long walked = 0;
+    int result = 1;
+    if (!w.reached || !w.tables || !w.stack) {
+        result = -1;
+    } else if (root < 0 || (size_t)root >= count || !spells(&w, root, &start)) {
+        result = 0;
+    } else {
+        w.reached[root] = 1;
+        w.tables[root] = start.table;
+        w.stack[w.depth++] = root;
+        while (w.depth && result == 1) {
+            walked++;
+            result = check_node(&w, w.stack[--w.depth]);
+        }
+    }
+    free(w.reached);
+    free(w.tables);
+    free(w.stack);
+    free(w.legal.data);
+    free(w.answers.data);
+    free(w.listed);
+    free(w.slots);
+    rules_free(&rules);
+    if (result < 0) return PyErr_NoMemory();
+    return PyLong_FromLongLong(result == 1 ? walked : 0);
+}
+
+static PyObject *Nodes_len(Nodes *self, void *Py_UNUSED(closure)) { return PyLong_FromSize_t(self->read.count); }
+
+static PyMethodDef Nodes_methods[] = {
+    {"walk", (PyCFunction)Nodes_walk, METH_VARARGS, "Walk the strategy from its root: positions walked, or 0."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Nodes_getset[] = {
+    {"count", (getter)Nodes_len, NULL, "The number of nodes read.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject NodesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cpsolver.verify._strategy.Nodes",
+    .tp_basicsize = sizeof(Nodes),
+    .tp_dealloc = (destructor)Nodes_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A strategy proof's nodes, read from its text.",
+    .tp_methods = Nodes_methods,
+    .tp_getset = Nodes_getset,
+};
+
+/* read(text) -> (header text, Nodes) or None: None when the text is not of the shape this
+ * reader knows. The header text is the document with its nodes replaced by [{}], for
+ * json.loads and the schema. */
+static PyObject *read_text(PyObject *module, PyObject *arg) {
+    Py_ssize_t size;
+    const char *text = PyUnicode_Check(arg) ? PyUnicode_AsUTF8AndSize(arg, &size) : NULL;
+    if (!text) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "read() takes a str");
+        return NULL;
+    }
+    Nodes *found = PyObject_New(Nodes, &NodesType);
+    if (!found) return NULL;
+    memset(&found->read, 0, sizeof found->read);
+    Text t = {(const unsigned char *)text, (size_t)size, 0};
+    size_t start = 0, end = 0;
+    int read;
+    Py_BEGIN_ALLOW_THREADS;
+    read = document(&t, &found->read, &start, &end);
+    Py_END_ALLOW_THREADS;
+    if (read <= 0) {
+        Py_DECREF(found);
+        if (read < 0) return PyErr_NoMemory();
+        Py_RETURN_NONE;
+    }
+    static const char spliced[] = "[{}]";
+    size_t length = start + (sizeof spliced - 1) + ((size_t)size - end);
+    char *header = malloc(length);
+    if (!header) {
+        Py_DECREF(found);
+        return PyErr_NoMemory();
+    }
+    memcpy(header, text, start);
+    memcpy(header + start, spliced, sizeof spliced - 1);
+    memcpy(header + start + sizeof spliced - 1, text + end, (size_t)size - end);
+    PyObject *header_text = PyUnicode_DecodeUTF8(header, (Py_ssize_t)length, "strict");
+    free(header);
+    if (!header_text) {
+        Py_DECREF(found);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", header_text, (PyObject *)found);
+}
+
+/* moves(patterns, highest, both_jokers, rocket_kind, rocket_rank, hand, table) -> [(cards, kind, top, chain)]:
+ * the checker's move generator on one hand, a pass left out; table None (a lead) or as walk()'s.
+ * For the tests that hold it to the rules core's. */
+static PyObject *moves(PyObject *module, PyObject *args) {
+    PyObject *patterns, *table;
+    int highest, both, rocket_kind, rocket_rank, by;
+    unsigned long long hand;
+    if (!PyArg_ParseTuple(args, "OipiiKO", &patterns, &highest, &both, &rocket_kind, &rocket_rank, &hand, &table))
+        return NULL;
+    Rules rules;
+    Play play;
+    Plays found = {0};
+    if (rules_from(patterns, highest, both, rocket_kind, rocket_rank, &rules) ||
+        (table != Py_None && play_from(table, &play, &by))) {
+        rules_free(&rules);
+        return NULL;
+    }
+    int failed = table == Py_None ? all_plays(&rules, hand, &found) : all_answers(&rules, hand, &play, &found);
+    rules_free(&rules);
+    PyObject *list = failed ? PyErr_NoMemory() : PyList_New((Py_ssize_t)found.len);
+    for (size_t i = 0; list && i < found.len; i++) {
+        const Play *p = &found.data[i];
+        PyObject *item = Py_BuildValue("(Kiii)", (unsigned long long)p->cards, p->kind, p->top, p->chain);
+        if (!item) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, (Py_ssize_t)i, item);
+    }
+    free(found.data);
+    return list;
+}
+
+static PyMethodDef module_methods[] = {
+    {"read", read_text, METH_O, "Read a strategy proof's text: (header text, Nodes), or None."},
+    {"moves", moves, METH_VARARGS, "The checker's moves of one hand: [(cards, kind, top, chain)]."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "cpsolver.verify._strategy", "The compiled strategy checker.", -1, module_methods,
+};
+
+PyMODINIT_FUNC PyInit__strategy(void) {
+    if (PyType_Ready(&NodesType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    PyObject *kinds = PyTuple_New(KIND_COUNT);
+    for (int k = 0; kinds && k < KIND_COUNT; k++) {
+        PyObject *name = PyUnicode_FromString(KIND_NAMES[k]);
+        if (!name) Py_CLEAR(kinds);
+        else PyTuple_SET_ITEM(kinds, k, name);
+    }
+    /* The kind names the reader knows, in the rules core's order (a test holds them to it). */
+    if (!kinds || PyModule_AddObject(m, "kinds", kinds) < 0) {
+        Py_XDECREF(kinds);
+        Py_DECREF(m);
+        return NULL;
+    }
+    Py_INCREF(&NodesType);
+    if (PyModule_AddObject(m, "Nodes", (PyObject *)&NodesType) < 0) {
+        Py_DECREF(&NodesType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
