@@ -278,11 +278,7 @@ static int play_from(PyObject *table, Play *play, int *by) {
     unsigned long long cards;
     int shape, top, chain, kind;
     if (!PyArg_ParseTuple(table, "Kiiiii", &cards, &shape, &top, &chain, &kind, by)) return -1;
-    play->cards = cards;
-    play->shape = (int16_t)shape;
-    play->top = (int8_t)top;
-    play->chain = (int8_t)chain;
-    play->kind = (int8_t)kind;
+    *play = play_of(cards, shape, top, chain, kind);
     return 0;
 }
 

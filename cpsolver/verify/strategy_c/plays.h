@@ -55,20 +55,25 @@ typedef struct {
     size_t len, cap;
 } Plays;
 
+/* Make room for one more item of `size` bytes in an array of *cap (doubling); -1 out of memory. */
+static int room_for_one(void **data, size_t len, size_t *cap, size_t size) {
+    if (len < *cap) return 0;
+    size_t grown = *cap ? *cap * 2 : 256;
+    void *moved = realloc(*data, grown * size);
+    if (!moved) return -1;
+    *data = moved;
+    *cap = grown;
+    return 0;
+}
+
+static inline Play play_of(u64 cards, int shape, int top, int chain, int kind) {
+    Play p = {cards, (int16_t)shape, (int8_t)top, (int8_t)chain, (int8_t)kind};
+    return p;
+}
+
 static int plays_add(Plays *list, u64 cards, int shape, int top, int chain, int kind) {
-    if (list->len == list->cap) {
-        size_t cap = list->cap ? list->cap * 2 : 256;
-        Play *grown = realloc(list->data, cap * sizeof(Play));
-        if (!grown) return -1;
-        list->data = grown;
-        list->cap = cap;
-    }
-    Play *p = &list->data[list->len++];
-    p->cards = cards;
-    p->shape = (int16_t)shape;
-    p->top = (int8_t)top;
-    p->chain = (int8_t)chain;
-    p->kind = (int8_t)kind;
+    if (room_for_one((void **)&list->data, list->len, &list->cap, sizeof(Play))) return -1;
+    list->data[list->len++] = play_of(cards, shape, top, chain, kind);
     return 0;
 }
 

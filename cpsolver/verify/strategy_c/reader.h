@@ -198,13 +198,7 @@ static int fields(Text *t, int allowed, Fields *f) {
 }
 
 static int step_add(Read *r, const Fields *f) {
-    if (r->step_count == r->step_cap) {
-        size_t cap = r->step_cap ? r->step_cap * 2 : 1024;
-        Step *grown = realloc(r->steps, cap * sizeof(Step));
-        if (!grown) return -1;
-        r->steps = grown;
-        r->step_cap = cap;
-    }
+    if (room_for_one((void **)&r->steps, r->step_count, &r->step_cap, sizeof(Step))) return -1;
     Step *s = &r->steps[r->step_count++];
     int pass = (f->has & IS_PASS) != 0;
     s->cards = pass ? 0 : f->cards;
@@ -285,13 +279,7 @@ static int node(Text *t, Read *r, Node *n) {
 static int nodes(Text *t, Read *r) {
     if (!eat(t, '[')) return 0;
     do {
-        if (r->count == r->cap) {
-            size_t cap = r->cap ? r->cap * 2 : 1024;
-            Node *grown = realloc(r->nodes, cap * sizeof(Node));
-            if (!grown) return -1;
-            r->nodes = grown;
-            r->cap = cap;
-        }
+        if (room_for_one((void **)&r->nodes, r->count, &r->cap, sizeof(Node))) return -1;
         int read = node(t, r, &r->nodes[r->count]);
         if (read <= 0) return read;
         r->count++;
