@@ -356,3 +356,23 @@ def test_the_checkers_moves_are_the_rules_cores(rules: RuleSet) -> None:
             assert sorted(checker_moves(hand, table, rules)) == sorted(keys), (hand, table)
             answered += table is not None and bool(expected)
     assert answered > 100
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_texts_changed_a_character_at_a_time_get_the_python_checkers_answer(name: str) -> None:
+    """The reader is hand-written: a character deleted, doubled or replaced anywhere (a quote,
+    a bracket, a digit, a card) must never make it read what json.loads reads otherwise."""
+    document, rules = proof(name)
+    text = json.dumps(document, separators=(",", ":"))
+    rng = random.Random(f"characters {name}")
+    alphabet = '{}[]:,"\\ 0123456789.-eE+nultrfasJKQBR3'
+    for _ in range(400):
+        at = rng.randrange(len(text))
+        edit = rng.randrange(3)
+        if edit == 0:
+            changed = text[:at] + text[at + 1 :]
+        elif edit == 1:
+            changed = text[:at] + text[at] + text[at:]
+        else:
+            changed = text[:at] + rng.choice(alphabet) + text[at + 1 :]
+        _agree(changed, rules)
