@@ -28,6 +28,7 @@ Parts (``--only``, repeatable; default every one):
 - ``proofs3``: the first ``--proofs`` of the 12/10/10 positions, each solved
   with its strategy read out, its proof written and verified (10 s each): the
   proofs' sizes, and verify's time against the solve's that made it.
+- ``proofsdeals``: the same for the full deals ``deals3`` decided (60 s each).
 
 Outside ``puzzles`` and ``level50`` our time is the verdict's: the winning
 strategy is not read out (``solve(..., strategy=False)``), as the peers give
@@ -69,13 +70,23 @@ from endgame_tables import (
     seconds,
     verdict,
 )
-from endgame_workers import undecided_deals, workers_record
+from endgame_workers import decided_deals, undecided_deals, workers_record
 from markers import replaced
 
 from cpsolver.rules.cards import Hand
 from cpsolver.rules.position import Position
 
-PARTS = ("puzzles", "level50", "random", "small3", "mid3", "deals3", "deals3w", "proofs3")
+PARTS = (
+    "puzzles",
+    "level50",
+    "random",
+    "small3",
+    "mid3",
+    "deals3",
+    "deals3w",
+    "proofs3",
+    "proofsdeals",
+)
 
 
 def deal_hands(rng: random.Random, sizes: tuple[int, ...]) -> Position:
@@ -180,6 +191,12 @@ def jobs(
         for index, position in enumerate(middle_three(options.seed, options.proofs)):
             measure = partial(ours, position, limit or 10.0, 3, True, factor, every=False)
             yield "proofs3", f"#{index}", "ours", measure
+    if "proofsdeals" in options.only and mine:
+        decided = decided_deals(earlier)
+        for index, position in enumerate(full_deals(options.seed, options.deals)):
+            if f"#{index}" in decided:
+                measure = partial(ours, position, limit or 60.0, 1, True, factor, every=False)
+                yield "proofsdeals", f"#{index}", "ours", measure
 
 
 # -- the run ----------------------------------------------------------------------

@@ -106,8 +106,8 @@ def _checkers(records: list[Record]) -> str:
     return f" ({' and '.join(names)} checker)" if names else ""
 
 
-def proofs_table(records: dict[tuple[str, str, str], Record]) -> list[str]:
-    """Each proven 12/10/10 position: its proof's size, and verify's time against the solve's."""
+def proofs_table(records: dict[tuple[str, str, str], Record], of: str = "proofs3") -> list[str]:
+    """Each position proven in part ``of``: its proof's size, and verify's time against the solve's."""
     lines = [
         (
             "| position | winner | solve s | proof build s | proof nodes | proof KB "
@@ -116,10 +116,12 @@ def proofs_table(records: dict[tuple[str, str, str], Record]) -> list[str]:
         "|---|---|---|---|---|---|---|---|",
     ]
     ratios, verified = [], []
-    found = [(k, r) for (part, k, s), r in records.items() if part == "proofs3" and s == "ours"]
+    found = [(k, r) for (part, k, s), r in records.items() if part == of and s == "ours"]
     for key, record in sorted(found, key=lambda item: int(item[0].lstrip("#"))):
         if record["winner"] is None or "verify_seconds" not in record:
-            why = "undecided" if record["winner"] is None else "no strategy within the limits"
+            stopped = record.get("strategy_stopped")
+            within = f"the {stopped} limit" if stopped in ("time", "memory") else "the limits"
+            why = "undecided" if record["winner"] is None else f"no strategy within {within}"
             lines.append(f"| {key} | {why} | | | | | | |")
             continue
         made = record["seconds"] + record["proof_seconds"]
@@ -328,4 +330,14 @@ def markdown(records: dict[tuple[str, str, str], Record], options: argparse.Name
             "",
         ]
         out += [*proofs_table(records), ""]
+    if "proofsdeals" in parts:
+        proof_limit = _limits(records, "proofsdeals", options.time_limit or 60.0)
+        out += [
+            (
+                "### Proofs of the full deals decided above "
+                f"(CPU limit {proof_limit} s to solve each, the strategy read out)"
+            ),
+            "",
+        ]
+        out += [*proofs_table(records, "proofsdeals"), ""]
     return "\n".join(out)

@@ -56,10 +56,19 @@ def workers_record(position: Position, rules: RuleSet, workers: int, seconds: fl
 
 def undecided_deals(records: dict[tuple[str, str, str], Record]) -> set[str]:
     """The keys (``#index``) of the deals the one-core part left undecided."""
+    return _deals(records, decided=False)
+
+
+def decided_deals(records: dict[tuple[str, str, str], Record]) -> set[str]:
+    """The keys (``#index``) of the deals the one-core part decided."""
+    return _deals(records, decided=True)
+
+
+def _deals(records: dict[tuple[str, str, str], Record], decided: bool) -> set[str]:
     return {
         key
         for (part, key, solver), record in records.items()
-        if part == "deals3" and solver == "ours" and record["winner"] is None
+        if part == "deals3" and solver == "ours" and (record["winner"] is not None) == decided
     }
 
 
