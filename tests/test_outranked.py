@@ -63,7 +63,8 @@ def _loose(seed: int, players: int) -> Position:
     if rng.random() < 0.5:
         return Position(hands, turn)
     by = rng.choice([p for p in range(players) if p != turn])
-    table = Play.parse(str(Hand.from_ranks([rng.randrange(8)])))
+    # A low single from the cards no hand holds: a rank drawn afresh could be a fifth 9.
+    table = Play.parse(str(Hand.from_ranks([rng.choice([r for r in deck if r < 8])])))
     return Position(hands, turn, table, by)
 
 
