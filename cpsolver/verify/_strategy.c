@@ -154,12 +154,7 @@ static inline size_t slot_of(u64 cards, size_t mask) {
 static int index_legal(Walk *w) {
     size_t cap = 16;
     while (cap < 2 * w->legal.len) cap <<= 1;
-    if (cap > w->slot_cap) {
-        int32_t *grown = realloc(w->slots, cap * sizeof(int32_t));
-        if (!grown) return -1;
-        w->slots = grown;
-        w->slot_cap = cap;
-    }
+    if (room_for((void **)&w->slots, &w->slot_cap, cap, sizeof(int32_t))) return -1;
     w->mask = cap - 1;
     memset(w->slots, 0xFF, cap * sizeof(int32_t));
     for (size_t i = 0; i < w->legal.len; i++) {
@@ -181,12 +176,7 @@ static int replies(Walk *w, const Position *p, const Node *n) {
     if (moves_of(w, p, &w->legal) || index_legal(w)) return -1;
     size_t legal = w->legal.len + (size_t)p->has_table; /* the last: a pass, where one is legal */
     if ((size_t)n->steps != legal) return 0;
-    if (legal > w->listed_cap) {
-        uint8_t *grown = realloc(w->listed, legal);
-        if (!grown) return -1;
-        w->listed = grown;
-        w->listed_cap = legal;
-    }
+    if (room_for((void **)&w->listed, &w->listed_cap, legal, 1)) return -1;
     memset(w->listed, 0, legal);
     for (int32_t k = 0; k < n->steps; k++) {
         const Step *s = &w->read->steps[n->first + k];

@@ -9,7 +9,8 @@ shares nothing with the solvers.
 
 It only ever says "valid". The text's header (all but the nodes) is read
 here, through the reading layer and the schema as before
-(:func:`~cpsolver.verify.strategy.read_header`). A proof it cannot read (not
+(:func:`~cpsolver.verify.strategy.read_header`, which validates it as
+``read_proof`` would). A proof it cannot read (not
 written as proofs are written), or does not find valid, goes to the Python
 checker, which gives the verdict and the first failure in words: so every
 failure message is the Python checker's, and both checkers must agree on
@@ -29,7 +30,6 @@ from cpsolver.rules.patterns import KIND_ORDER, Kind, pattern_tables, patterns
 from cpsolver.rules.plays import Play
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet
-from cpsolver.verify.documents import read_proof
 from cpsolver.verify.strategy import read_header
 
 _strategy: ModuleType | None
@@ -65,13 +65,14 @@ def check_quickly(
         header = loads_json(header_text, "proof")
         if not isinstance(header, dict) or header.get("format") != "cpsolver-strategy":
             return None
-        document = read_proof(header)
         position = parse_position(subject, rules) if subject is not None else None
     except (InputError, CpsolverError):
         return None
-    embedded = read_header(document, position, rules, nodes=False)
-    root, winner = document["root"], document["winner"]
-    if isinstance(embedded, str) or not 0 <= root < nodes.count or winner not in (0, 1):
+    embedded = read_header(header, position, rules, nodes=False)  # the schema, as read_proof's
+    if isinstance(embedded, str):
+        return None
+    root, winner = header["root"], header["winner"]
+    if not 0 <= root < nodes.count or winner not in (0, 1):
         return None
     walked: int = nodes.walk(
         *_rules(rules),
@@ -83,8 +84,8 @@ def check_quickly(
     )
     if not walked:
         return None
-    del document["nodes"]  # the spliced-in stand-in: the nodes are the C checker's
-    return document, walked
+    del header["nodes"]  # the spliced-in stand-in: the nodes are the C checker's
+    return header, walked
 
 
 def checker_moves(

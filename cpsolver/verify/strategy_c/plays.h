@@ -55,10 +55,11 @@ typedef struct {
     size_t len, cap;
 } Plays;
 
-/* Make room for one more item of `size` bytes in an array of *cap (doubling); -1 out of memory. */
-static int room_for_one(void **data, size_t len, size_t *cap, size_t size) {
-    if (len < *cap) return 0;
-    size_t grown = *cap ? *cap * 2 : 256;
+/* Make room for `need` items of `size` bytes in an array of *cap, doubling; -1 out of memory. */
+static int room_for(void **data, size_t *cap, size_t need, size_t size) {
+    if (need <= *cap) return 0;
+    size_t grown = *cap ? *cap : 16;
+    while (grown < need) grown *= 2;
     void *moved = realloc(*data, grown * size);
     if (!moved) return -1;
     *data = moved;
@@ -72,7 +73,7 @@ static inline Play play_of(u64 cards, int shape, int top, int chain, int kind) {
 }
 
 static int plays_add(Plays *list, u64 cards, int shape, int top, int chain, int kind) {
-    if (room_for_one((void **)&list->data, list->len, &list->cap, sizeof(Play))) return -1;
+    if (room_for((void **)&list->data, &list->cap, list->len + 1, sizeof(Play))) return -1;
     list->data[list->len++] = play_of(cards, shape, top, chain, kind);
     return 0;
 }

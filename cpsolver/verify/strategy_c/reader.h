@@ -198,7 +198,7 @@ static int fields(Text *t, int allowed, Fields *f) {
 }
 
 static int step_add(Read *r, const Fields *f) {
-    if (room_for_one((void **)&r->steps, r->step_count, &r->step_cap, sizeof(Step))) return -1;
+    if (room_for((void **)&r->steps, &r->step_cap, r->step_count + 1, sizeof(Step))) return -1;
     Step *s = &r->steps[r->step_count++];
     int pass = (f->has & IS_PASS) != 0;
     s->cards = pass ? 0 : f->cards;
@@ -279,7 +279,7 @@ static int node(Text *t, Read *r, Node *n) {
 static int nodes(Text *t, Read *r) {
     if (!eat(t, '[')) return 0;
     do {
-        if (room_for_one((void **)&r->nodes, r->count, &r->cap, sizeof(Node))) return -1;
+        if (room_for((void **)&r->nodes, &r->cap, r->count + 1, sizeof(Node))) return -1;
         int read = node(t, r, &r->nodes[r->count]);
         if (read <= 0) return read;
         r->count++;
