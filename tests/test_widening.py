@@ -21,7 +21,7 @@ from cpsolver.endgame import compiled, tree
 from cpsolver.endgame.answer import new_search, solve
 from cpsolver.endgame.proof import strategy_proof_text
 from cpsolver.endgame.solver import state_of
-from cpsolver.endgame.tree import OPEN, PASS, PROVEN, REFUTED, WIDTHS, Tree
+from cpsolver.endgame.tree import OPEN, PASS, PROVEN, REFUTED, WIDTHS, OverBudget, State, Tree
 from cpsolver.io.positiongen import random_position
 from cpsolver.rules.movegen import generator
 from cpsolver.rules.position import Position
@@ -160,6 +160,163 @@ def test_a_split_decides_the_moves_in_the_search_order_up_to_the_first_that_wins
         wins_for_mover = child_mover_wins == (search.side[child[1]] == mover)
         assert wins_for_mover == (_truth(after) == mover)
         assert wins_for_mover == (number == len(decided) and mover_wins)
+
+
+def _asked_in_pieces(search: Tree, state: State, prover: int, width: int, budget: int) -> int:
+    """A narrow question asked ``budget`` nodes at a time, resumed until it ends."""
+    resume = False
+    while True:
+        found = search._ask(state, prover, width, budget, resume)
+        if found is not None:
+            return found
+        resume = True
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    seed=st.integers(0, 10**9),
+    three=st.booleans(),
+    prover=st.integers(0, 1),
+    width=st.integers(1, 4),
+    budget=st.integers(1, 300),
+)
+def test_a_question_stopped_short_and_resumed_answers_as_one_asked_whole(
+    seed: int, three: bool, prover: int, width: int, budget: int
+) -> None:
+    """On both cores alike, node for node."""
+    position = _small(seed, three)
+    whole = new_search(position.players, core="python")
+    expected = whole.proves(*state_of(whole, position), prover, width)
+    nodes = set()
+    for core in CORES:
+        search = new_search(position.players, core=core)
+        assert (
+            _asked_in_pieces(search, state_of(search, position), prover, width, budget) == expected
+        )
+        nodes.add(search.nodes)
+    assert len(nodes) == 1
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_resumed_question_walks_again_little_of_what_it_had_walked(core: str) -> None:
+    """Asked 2,000 nodes at a time, a 12/10/10 position's narrow questions cost about what
+    they cost asked whole: what a stopped question had left open is not searched again."""
+    rng = random.Random(5)
+    for _ in range(3):
+        position = random_position(rng, ((12, 12), (10, 10), (10, 10)), 0.0)
+        for prover in (0, 1):
+            whole = new_search(3, core=core)
+            expected = whole.proves(*state_of(whole, position), prover, 3)
+            pieces = new_search(3, core=core)
+            root = state_of(pieces, position)
+            assert _asked_in_pieces(pieces, root, prover, 3, 2_000) == expected
+            assert pieces.nodes <= 1.1 * whole.nodes + 2_000, (position, prover)
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_question_past_its_budget_stops_short_and_the_search_goes_on(core: str) -> None:
+    position = Position.parse(["3 4 5 7 9 J K A", "3 4 6 8 T Q", "6 7 8 Q A 2"])
+    search = new_search(3, core=core)
+    root = state_of(search, position)
+    search.node_limit = search.nodes + 1_000
+    with pytest.raises(OverBudget):
+        search.proves(*root, 1, 10**6)
+    search.node_limit = None
+    fresh = new_search(3, core=core)
+    assert search.decide(root)[0] == fresh.wins(*root)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10**9), three=st.booleans())
+def test_deciding_with_questions_stopped_short_gives_the_brute_force_verdict_on_both_cores(
+    seed: int, three: bool
+) -> None:
+    """With the least budget at 64 nodes, narrow questions stop short and resume all the time."""
+    position = _small(seed, three)
+    mover = position.side_of(position.turn)
+    found = set()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tree, "LEAST_BUDGET", 64)
+        for core in CORES:
+            search = new_search(position.players, core=core)
+            mover_wins, width = search.decide(state_of(search, position))
+            assert (mover if mover_wins else 1 - mover) == _truth(position)
+            found.add((mover_wins, width, search.nodes))
+    assert len(found) == 1
+
+
+class _Scripted(Tree):
+    """A tree whose narrow questions cost and answer what a script says: decide's schedule alone.
+
+    ``script[(prover, width)]`` is (nodes, answer); a question past its budget stops short
+    there, and one resumed goes on from where it stopped.
+    """
+
+    def __init__(self, script: dict[tuple[int, int], tuple[int, int]]) -> None:
+        self.players = 3
+        self.side = [0, 1, 1]
+        self.script = script
+        self.nodes = 0
+        self.done: dict[tuple[int, int], int] = {}
+        self.asked: list[tuple[int, int, bool]] = []
+
+    def proves(
+        self,
+        hands: tuple[int, ...],
+        turn: int,
+        table: int,
+        by: int,
+        prover: int,
+        width: int,
+        resume: bool = False,
+    ) -> int:
+        self.asked.append((prover, width, resume))
+        cost, answer = self.script[(prover, width)]
+        done = self.done.get((prover, width), 0) if resume else 0
+        if self.node_limit is not None and cost - done > self.node_limit - self.nodes:
+            self.done[(prover, width)] = done + self.node_limit - self.nodes
+            self.nodes = self.node_limit
+            raise OverBudget
+        self.nodes += cost - done
+        return answer
+
+    def wins(self, hands: tuple[int, ...], turn: int, table: int, by: int) -> bool:
+        raise AssertionError("decided before the full search")
+
+
+def test_a_costly_question_of_the_losing_side_is_stopped_short_and_the_winner_decides() -> None:
+    """The landlord's width-3 question would cost two hundred times the peasants' questions
+    that decide: it stops at its share of what theirs cost and is never finished."""
+    script = {(side, w): (10, OPEN) for side in (0, 1) for w in WIDTHS}
+    script[(1, 2)] = (20_000, OPEN)
+    script[(0, 3)] = (10_000_000, OPEN)
+    script[(1, 3)] = (30_000, OPEN)
+    script[(1, 4)] = (50_000, PROVEN)
+    search = _Scripted(script)
+    state: State = ((1, 1, 1), 1, -1, -1)  # a peasant to move after the landlord's lead
+    assert search.decide(state, split=False) == (True, 4)
+    assert (0, 3, False) in search.asked and search.done[(0, 3)] < 10_000_000
+    assert search.nodes < 2 * (20_000 + 30_000 + 50_000)
+
+
+def test_the_side_to_move_spends_its_share_before_the_other_is_asked_again() -> None:
+    """MOVER_SHARE nodes to one: the mover's costly width-2 question runs in pieces, and the
+    other side's, asked between them, has cost about its share when the mover's decides."""
+    script = {(side, w): (10, OPEN) for side in (0, 1) for w in WIDTHS}
+    script[(0, 2)] = (1_000_000, PROVEN)
+    script[(1, 2)] = (10_000_000, OPEN)
+    search = _Scripted(script)
+    assert search.decide(((1, 1, 1), 0, -1, -1), split=False) == (True, 2)
+    other = search.done[(1, 2)]
+    assert 1_000_000 / (2 * tree.MOVER_SHARE) <= other <= 2 * 1_000_000 / tree.MOVER_SHARE
+
+
+def test_with_the_other_side_out_of_widths_a_question_has_no_budget() -> None:
+    script = {(side, w): (10, OPEN) for side in (0, 1) for w in WIDTHS}
+    script[(0, 6)] = (10_000_000, REFUTED)
+    search = _Scripted(script)
+    assert search.decide(((1, 1, 1), 0, -1, -1), split=False) == (False, 6)
+    assert search.asked[-1] == (0, 6, False) or search.asked[-1][2]
 
 
 @pytest.mark.parametrize("core", CORES)

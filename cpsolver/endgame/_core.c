@@ -41,7 +41,7 @@
 /* The Python type                                                           */
 
 static int free_caches(Core *self) {
-    if (map_clear(&self->known) || map_clear(&self->open_nodes)) return -1;
+    if (map_clear(&self->known) || map_clear(&self->open_nodes[0]) || map_clear(&self->open_nodes[1])) return -1;
     self->known_count = 0;
     memset(self->recent, 0, sizeof self->recent);
     self->arena.len = 0;
@@ -236,12 +236,14 @@ static PyObject *Core_wins(Core *self, PyObject *args) {
     return PyBool_FromLong(won);
 }
 
-/* proves(hands, turn, table, by, prover, width): 1 proven, 0 refuted, 2 open at this width. */
+/* proves(hands, turn, table, by, prover, width, resume=False): 1 proven, 0 refuted, 2 open at
+ * this width. With `resume`, the states the prover's last question left open are read again:
+ * that question stopped short (its budget ran out) and this call asks it again. */
 static PyObject *Core_proves(Core *self, PyObject *args) {
     State st;
     PyObject *hands;
-    int prover, width;
-    if (!PyArg_ParseTuple(args, "Oiiiii", &hands, &st.turn, &st.table, &st.by, &prover, &width) ||
+    int prover, width, resume = 0;
+    if (!PyArg_ParseTuple(args, "Oiiiii|p", &hands, &st.turn, &st.table, &st.by, &prover, &width, &resume) ||
         fill_state(self, hands, &st))
         return NULL;
     if (prover < 0 || prover > 1 || width < 1) {
@@ -249,10 +251,13 @@ static PyObject *Core_proves(Core *self, PyObject *args) {
         return NULL;
     }
     if (key_of(self, &st, self->root)) return NULL;
+    Map *open = &self->open_nodes[prover];
+    if (!resume && map_clear(open)) return PyErr_NoMemory();
     int found = proves(self, &st, prover, width);
-    /* What was left open holds for this question only. */
-    if (map_clear(&self->open_nodes)) return PyErr_NoMemory();
+    /* What was left open holds for this question only: kept for its resumption where it
+     * stopped short, else dropped. */
     if (found < 0) return failure(self);
+    if (map_clear(open)) return PyErr_NoMemory();
     return PyLong_FromLong(found);
 }
 
@@ -508,8 +513,8 @@ static PyObject *Core_get_bytes(Core *self, void *Py_UNUSED(closure)) {
     } while (0)
     Map *all[] = CORE_MAPS(self);
     (void)all;
-    _Static_assert(sizeof all / sizeof *all == 6, "every map is counted below, bounded or a cache");
-    const Map *bounded[] = {&self->table, &self->open_nodes, &self->walked};
+    _Static_assert(sizeof all / sizeof *all == 7, "every map is counted below, bounded or a cache");
+    const Map *bounded[] = {&self->table, &self->open_nodes[0], &self->open_nodes[1], &self->walked};
     for (size_t i = 0; i < sizeof bounded / sizeof *bounded; i++)
         HELD(bounded[i]->cap * (sizeof(Slot) + 1), map_growth(bounded[i], self->most_entries));
     const Map *caches[] = {&self->play_index, &self->classes, &self->known};

@@ -189,11 +189,18 @@ class CompiledSearch(Tree):
             raise OutOfTime from None
 
     def proves(
-        self, hands: tuple[int, ...], turn: int, table: Move, by: int, prover: int, width: int
+        self,
+        hands: tuple[int, ...],
+        turn: int,
+        table: Move,
+        by: int,
+        prover: int,
+        width: int,
+        resume: bool = False,
     ) -> int:
         """Whether side ``prover`` wins trying only its first ``width`` moves at each of its nodes."""
         try:
-            return int(self._core.proves(hands, turn, table, by, prover, width))
+            return int(self._core.proves(hands, turn, table, by, prover, width, resume))
         except TimeoutError:
             raise OutOfTime from None
 

@@ -104,7 +104,8 @@ class Search(PackedRules, Tree):
         ]
         self._class_of: dict[int, dict[Move, int]] = {}
         self._alone = [self.alone(turn) for turn in range(players)]  # read at every node
-        self._open_nodes: set[State] = set()
+        # By prover, the states its narrow question left open (see :meth:`proves`).
+        self._open_nodes: tuple[set[State], set[State]] = (set(), set())
         self._keep_all = False  # settle(): every result kept, however cheap
         self._root: State | None = None  # the key of the state asked about: always kept
 
@@ -154,27 +155,39 @@ class Search(PackedRules, Tree):
             self.table[key] = entry
 
     def proves(
-        self, hands: tuple[int, ...], turn: int, table: Move, by: int, prover: int, width: int
+        self,
+        hands: tuple[int, ...],
+        turn: int,
+        table: Move,
+        by: int,
+        prover: int,
+        width: int,
+        resume: bool = False,
     ) -> int:
         """Whether side ``prover`` wins trying only its first ``width`` moves at each of its nodes.
 
         PROVEN or REFUTED (exact, and kept in the table as :meth:`wins` keeps
         them), or OPEN: no win among so few moves. See :meth:`Tree.decide`.
+        What the question leaves open holds for it alone: it is dropped when
+        the question ends, and kept where it stops short (out of time or of its
+        budget) for the call that ``resume``s it.
         """
         state = (hands, turn, table, by)
         self._root = state if table == NO_TABLE else self.key(state)
-        try:
-            return self._proves(state, prover, width)
-        finally:
-            self._open_nodes.clear()  # what was left open holds for this question only
+        open_nodes = self._open_nodes[prover]
+        if not resume:
+            open_nodes.clear()
+        found = self._proves(state, prover, width, open_nodes)
+        open_nodes.clear()
+        return found
 
-    def _proves(self, state: State, prover: int, width: int) -> int:
+    def _proves(self, state: State, prover: int, width: int, open_nodes: set[State]) -> int:
         key = state if state[2] == NO_TABLE else self.key(state)
         mine = self.side[state[1]] == prover
         entry = self.table.get(key, False)
         if entry is not False:
             return PROVEN if (entry is not None) == mine else REFUTED
-        if key in self._open_nodes:
+        if key in open_nodes:
             return OPEN
         self._tick()
         before = self.nodes
@@ -189,7 +202,7 @@ class Search(PackedRules, Tree):
             if child is None:
                 found = wanted
             else:
-                found = self._proves(self.past_forced_passes(child), prover, width)
+                found = self._proves(self.past_forced_passes(child), prover, width, open_nodes)
             if found == wanted:
                 self._keep(key, move, before)
                 return found
@@ -200,7 +213,7 @@ class Search(PackedRules, Tree):
         if result == REFUTED and len(tried) < len(moves):  # moves left untried
             result = OPEN
         if result == OPEN:
-            self._open_nodes.add(key)
+            open_nodes.add(key)
         else:
             self._keep(key, None, before)
         return result
@@ -338,7 +351,8 @@ class Search(PackedRules, Tree):
             del table[key]
         self.forget()
         self._class_of.clear()
-        self._open_nodes.clear()
+        for open_nodes in self._open_nodes:
+            open_nodes.clear()
         self.memory.record(dropped)
 
 

@@ -29,6 +29,16 @@ WIDTHS = (1, 2, 3, 4, 6)
 # better than 4. Two-player positions are not split: there it made the puzzles and the random
 # 14+13 positions slower.
 SPLIT_PAST = 2
+
+# The fewest nodes :meth:`Tree.decide` lets a narrow question cost before it may stop it short:
+# below this, stopping and resuming costs more than it saves.
+LEAST_BUDGET = 10_000
+
+# How many nodes the side to move may spend on its narrow questions for each one the other side
+# spends on its own (:meth:`Tree.decide`): the side to move wins most of the positions decided
+# (a split decides the mover's losing moves first). 16 did better than 1, 2, 4 and 8 on the
+# full deals of ``benchmarks/endgame.py --only deals3``.
+MOVER_SHARE = 16
 Move = int  # a play's number, or PASS
 State = tuple[tuple[int, ...], int, int, int]  # packed hands, turn, table play (or NO_TABLE), by
 Entry = Move | tuple[Move, ...] | None  # the winning move, a plan that runs out, or None: a loss
@@ -39,6 +49,10 @@ Row = tuple[State, tuple[Move, ...], tuple[tuple[Move, int | None], ...]]
 
 class OutOfTime(Exception):
     """The deadline passed before the search finished."""
+
+
+class OverBudget(Exception):
+    """A narrow question ran past the nodes :meth:`Tree.decide` gave it (asked again later)."""
 
 
 class Tree:
@@ -53,6 +67,7 @@ class Tree:
     side: list[int]
     nodes: int
     split_moves: int = 0  # the moves the last decide(split=True) decided one by one (0: none)
+    node_limit: int | None = None  # a narrow question's budget: OverBudget at this many nodes
     _clock_reads: int
     deadline: float | None
     memory: MemoryBudget
@@ -90,7 +105,14 @@ class Tree:
         raise NotImplementedError
 
     def proves(
-        self, hands: tuple[int, ...], turn: int, table: Move, by: int, prover: int, width: int
+        self,
+        hands: tuple[int, ...],
+        turn: int,
+        table: Move,
+        by: int,
+        prover: int,
+        width: int,
+        resume: bool = False,
     ) -> int:
         """Whether side ``prover`` wins trying only its first ``width`` moves at each of its nodes.
 
@@ -98,6 +120,8 @@ class Tree:
         REFUTED: it loses whatever it does (it had no more than ``width``
         moves anywhere it mattered); both exact, and kept in the table as
         :meth:`wins` keeps what it finds. OPEN: no win among so few moves.
+        With ``resume``, the question asked last of this prover, which stopped
+        short, is asked again: the positions it had left open are not walked again.
         """
         raise NotImplementedError
 
@@ -137,6 +161,8 @@ class Tree:
         the memory cap wants the table cut now (every ``memory.every`` reads)."""
         if self.deadline is not None and time.perf_counter() > self.deadline:
             raise OutOfTime
+        if self.node_limit is not None and self.nodes >= self.node_limit:
+            raise OverBudget
         self._clock_reads += 1
         return self._clock_reads % self.memory.every == 0 and self.memory.must_shrink(
             self.table_size
@@ -262,28 +288,67 @@ class Tree:
         fails, proves that failure in full: the other side's whole winning
         strategy against it, every reply of this side included; on
         three-player positions most of the work goes there. So each side is
-        first asked in turn, the side to move first, a narrower question
-        (:meth:`proves`): does it win trying only its first 1, 2, 3, 4 or 6
-        moves at each of its nodes, every move of the other side answered?
-        A win found so is exact and kept; a node where so few moves find
-        none is left open, which costs far less than refuting it. What both
-        sides leave open at width 6, the full search decides, reading every
-        exact result stored on the way. With ``split``, what both sides leave
-        open past width ``SPLIT_PAST`` in a three-player position is decided
-        move by move instead (:meth:`_split`). Raises what the search raises
-        at its limits (out of time, out of memory).
+        first asked a narrower question (:meth:`proves`): does it win trying
+        only its first 1, 2, 3, 4 or 6 moves at each of its nodes, every move
+        of the other side answered? A win found so is exact and kept; a node
+        where so few moves find none is left open, which costs far less than
+        refuting it. What both sides leave open at width 6, the full search
+        decides, reading every exact result stored on the way.
+
+        The side asked next is the one furthest behind its share of the nodes
+        spent so far (:data:`MOVER_SHARE`: the side to move may spend that many
+        for each of the other's; the side to move on a tie), and its question
+        may run until the two are level (:data:`LEAST_BUDGET` nodes at least).
+        One that runs past that stops short and is resumed later, its open
+        positions kept: the losing side's narrow question of a full deal can
+        cost a hundred times the winner's that decides it, and asking them in
+        strict turn paid it in full.
+
+        With ``split``, a three-player position that both sides leave open
+        past width ``SPLIT_PAST`` is decided move by move (:meth:`_split`).
+        Raises what the search raises at its limits (out of time, out of memory).
         """
         mover = self.side[state[1]]
         if split:
             self.split_moves = 0
-        for width in WIDTHS:
+        sides = (mover, 1 - mover)
+        share = {mover: MOVER_SHARE, 1 - mover: 1}
+        step = {side: 0 for side in sides}  # each side's next width, as an index in WIDTHS
+        spent = {side: 0 for side in sides}  # the nodes each side's questions have cost
+        stopped_short = {side: False for side in sides}
+        while True:
+            asking = [side for side in sides if step[side] < len(WIDTHS)]
+            if not asking:
+                return self.wins(*state), None
+            prover = min(asking, key=lambda side: spent[side] / share[side])
+            width = WIDTHS[step[prover]]
             if split and self.players == 3 and width > SPLIT_PAST:
                 return self._split(state)
-            for prover in (mover, 1 - mover):
-                found = self.proves(*state, prover, width)
-                if found != OPEN:
-                    return (found == PROVEN) == (prover == mover), width
-        return self.wins(*state), None
+            other = 1 - prover
+            budget = None
+            if step[other] < len(WIDTHS):
+                budget = max(LEAST_BUDGET, spent[other] * share[prover] // share[other])
+            before = self.nodes
+            found = self._ask(state, prover, width, budget, stopped_short[prover])
+            spent[prover] += self.nodes - before
+            stopped_short[prover] = found is None
+            if found is None:
+                continue
+            if found != OPEN:
+                return (found == PROVEN) == (prover == mover), width
+            step[prover] += 1
+
+    def _ask(
+        self, state: State, prover: int, width: int, budget: int | None, resume: bool
+    ) -> int | None:
+        """:meth:`proves` within ``budget`` nodes (None: no limit); None where it stopped short."""
+        self.node_limit = None if budget is None else self.nodes + budget
+        try:
+            return self.proves(*state, prover, width, resume)
+        except OverBudget:
+            return None
+        finally:
+            self.node_limit = None
 
     def _split(self, state: State) -> tuple[bool, int | None]:
         """Decide ``state`` move by move: each position its moves lead to decided apart

@@ -83,7 +83,8 @@ typedef struct {
     Map play_index; /* (cards, pattern, top, chain) -> play */
 
     Map table; /* state -> result, cost */
-    Map open_nodes; /* proves(): the states it left open, for one question */
+    Map open_nodes[2]; /* proves(): by prover, the states its question left open; kept past a
+                          question only where it stopped short, for the call that resumes it */
     Map walked; /* the strategy walk's memo, state -> depth: the core's, so the memory cap counts it */
     Ints plans; /* the table's run-out plans: length, then the plays */
 
@@ -108,7 +109,7 @@ typedef struct {
 #define CORE_MAPS(self)                                                                                     \
     {                                                                                                       \
         &(self)->play_index, &(self)->table, &(self)->walked, &(self)->classes, &(self)->known,            \
-            &(self)->open_nodes                                                                             \
+            &(self)->open_nodes[0], &(self)->open_nodes[1]                                                  \
     }
 
 static double clock_now(void) {

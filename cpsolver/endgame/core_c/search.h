@@ -288,16 +288,17 @@ static int wins(Core *self, const State *st) {
  * (every move of the other side still answered): PROVEN (it wins: exact), REFUTED (it loses
  * whatever it does: exact, its every move tried), OPEN (no win among so few moves), or -1
  * on failure. Exact results are stored in the table as wins() stores them, so a later search
- * at any width, or the full one, reads them; OPEN ones only in `open_nodes`, for this one
- * question (the caller empties it). */
+ * at any width, or the full one, reads them; OPEN ones only in the prover's `open_nodes`, for
+ * this one question (the caller empties it). */
 static int proves(Core *self, const State *st, int prover, int width) {
     u64 key[4];
     if (key_of(self, st, key)) return -1;
     int mine = self->side[st->turn] == prover;
-    map_prefetch(&self->open_nodes, key[0], key[1], key[2], key[3]);
+    Map *open = &self->open_nodes[prover];
+    map_prefetch(open, key[0], key[1], key[2], key[3]);
     Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
     if (s) return (entry_result(s->v) != LOSS) == mine ? PROVEN : REFUTED;
-    if (map_find(&self->open_nodes, key[0], key[1], key[2], key[3])) return OPEN;
+    if (map_find(open, key[0], key[1], key[2], key[3])) return OPEN;
     if (++self->nodes % CHECK_EVERY == 0 && call_check(self)) return -1;
     long long before = self->nodes;
     size_t base, total;
@@ -331,9 +332,8 @@ static int proves(Core *self, const State *st, int prover, int width) {
     self->scratch.len = base;
     if (result == REFUTED && mine && tried < total) result = OPEN; /* moves left untried */
     if (result == OPEN) {
-        if (self->most_entries && self->open_nodes.len >= self->most_entries && map_clear(&self->open_nodes))
-            return PyErr_NoMemory(), -1;
-        if (map_put(&self->open_nodes, key[0], key[1], key[2], key[3], 0)) return PyErr_NoMemory(), -1;
+        if (self->most_entries && open->len >= self->most_entries && map_clear(open)) return PyErr_NoMemory(), -1;
+        if (map_put(open, key[0], key[1], key[2], key[3], 0)) return PyErr_NoMemory(), -1;
         return OPEN;
     }
     return store_costing(self, key, winning, self->nodes - before + 1) ? -1 : result;
