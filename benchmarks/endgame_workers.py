@@ -94,4 +94,21 @@ def workers_table(records: dict[tuple[str, str, str], Record]) -> list[str]:
             f"| {f'{walls[-1]:.1f}' if walls else '–'} "
             f"| {statistics.median(r['cpu'] for r in found):.1f} |"
         ),
+        *_coverage(records, found),
+    ]
+
+
+def _coverage(records: dict[tuple[str, str, str], Record], found: list[Record]) -> list[str]:
+    """A line saying so where the deals measured are not the ones one core leaves undecided now."""
+    measured = {key for (part, key, s) in records if part == "deals3w" and s == "ours"}
+    undecided = undecided_deals(records)
+    if measured == undecided:
+        return []
+    commits = ", ".join(sorted({str(r.get("commit", "?")) for r in found}))
+    return [
+        "",
+        (
+            f"Measured at commit {commits} on {len(measured)} deals; one core now leaves "
+            f"{len(undecided)} undecided, {len(measured & undecided)} of them among those measured."
+        ),
     ]
