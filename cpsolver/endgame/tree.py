@@ -298,7 +298,8 @@ class Tree:
         The side asked next is the one furthest behind its share of the nodes
         spent so far (:data:`MOVER_SHARE`: the side to move may spend that many
         for each of the other's; the side to move on a tie), and its question
-        may run until the two are level (:data:`LEAST_BUDGET` nodes at least).
+        may cost what the other side's have cost, times its share against
+        theirs (:data:`LEAST_BUDGET` nodes at least).
         One that runs past that stops short and is resumed later, its open
         positions kept: the losing side's narrow question of a full deal can
         cost a hundred times the winner's that decides it, and asking them in
