@@ -259,6 +259,7 @@ class _Scripted(Tree):
         self.nodes = 0
         self.done: dict[tuple[int, int], int] = {}
         self.asked: list[tuple[int, int, bool]] = []
+        self.limits: list[int | None] = []  # the node limit each question was asked under
 
     def proves(
         self,
@@ -271,6 +272,7 @@ class _Scripted(Tree):
         resume: bool = False,
     ) -> int:
         self.asked.append((prover, width, resume))
+        self.limits.append(self.node_limit)
         cost, answer = self.script[(prover, width)]
         done = self.done.get((prover, width), 0) if resume else 0
         if self.node_limit is not None and cost - done > self.node_limit - self.nodes:
@@ -316,7 +318,10 @@ def test_with_the_other_side_out_of_widths_a_question_has_no_budget() -> None:
     script[(0, 6)] = (10_000_000, REFUTED)
     search = _Scripted(script)
     assert search.decide(((1, 1, 1), 0, -1, -1), split=False) == (False, 6)
-    assert search.asked[-1] == (0, 6, False) or search.asked[-1][2]
+    last_of_other = max(i for i, (side, _, _) in enumerate(search.asked) if side == 1)
+    assert search.asked[last_of_other][1] == WIDTHS[-1]
+    assert search.asked[-1][:2] == (0, 6) and search.limits[-1] is None
+    assert all(limit is not None for limit in search.limits[: last_of_other + 1])
 
 
 @pytest.mark.parametrize("core", CORES)
