@@ -103,6 +103,43 @@ def test_both_cores_search_the_same_nodes_to_the_same_answers(rules: RuleSet) ->
         assert _summary(built) == _summary(python), position
 
 
+def _children_then_the_root(
+    search: Search | CompiledSearch, position: Position, keep_all: bool
+) -> list[object]:
+    """Each child asked of first (its own question, or with ``keep_all`` its strategy kept
+    whole), then the root, whose search meets those children again: answers and node counts."""
+    root = state_of(search, position)
+    seen: list[object] = []
+    for move in search.legal(root):
+        child = search.successor(root, move)
+        if child is None:
+            continue
+        if keep_all:
+            seen.append((search.settle(child), search.nodes))
+        else:
+            seen.append((search.proves(*child, 0, 1), search.wins(*child), search.nodes))
+    seen.append((search.proves(*root, 1, 2), search.wins(*root), search.nodes))
+    return seen
+
+
+@needs_core
+@pytest.mark.parametrize("keep_all", [False, True])
+def test_states_asked_of_first_and_met_again_are_counted_alike_on_both_cores(
+    keep_all: bool,
+) -> None:
+    """The compiled core tries a node's shortcuts before its look-ups, except where a cheap
+    result may be kept: a question's own state, or anywhere once keep_all has kept one. The
+    children asked of first (many won by a shortcut, so kept only as a question's own state,
+    or kept by keep_all) are met again here, node for node as the Python search meets them."""
+    rng = random.Random(f"cheap-roots-{keep_all}")
+    for k in range(120):
+        sizes = ((2, 7), (2, 6), (2, 6)) if k % 2 else ((2, 8), (2, 8))
+        position = random_position(rng, sizes, 0.5)
+        python = _children_then_the_root(Search(position.players), position, keep_all)
+        built = _children_then_the_root(CompiledSearch(position.players), position, keep_all)
+        assert built == python, position
+
+
 @needs_core
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
 def test_the_compiled_cores_proofs_verify_and_equal_the_references(rules: RuleSet) -> None:

@@ -164,6 +164,12 @@ static int64_t ordered_of(Core *self, u64 hand, int table) {
 /* Runs out: plays that empty the hand from the lead with none but the last  */
 /* answerable (packed.PackedRules.runs_out).                                 */
 
+/* Every four-bit field of a packed hand that holds a card, as 0xF. */
+static inline u64 held_fields(u64 hand) {
+    u64 any = (hand | hand >> 1 | hand >> 2 | hand >> 3) & 0x1111111111111111ULL;
+    return any * 0xF;
+}
+
 static int safe(const Core *self, int play, const u64 *opponents, int n) {
     for (int i = 0; i < n; i++)
         if (can_answer(self, opponents[i], play)) return 0;
@@ -211,13 +217,15 @@ static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
     int64_t v = plays_of(self, hand);
     if (v < 0) return -2;
     size_t length = span_length(v);
-    /* The hand's plays, then its safe plays as found, then those largest first. */
-    if (ints_reserve(&self->run_work, 3 * length)) return PyErr_NoMemory(), -2;
-    int32_t *plays = self->run_work.data, *found_safe = plays + length, *safe_plays = found_safe + length;
-    memcpy(plays, &self->arena.data[span_offset(v)], length * sizeof(int32_t));
+    /* The hand's safe plays as found, then those largest first; the plays are read where
+     * the arena holds them (nothing here adds to it). */
+    if (ints_reserve(&self->run_work, 2 * length)) return PyErr_NoMemory(), -2;
+    const int32_t *plays = &self->arena.data[span_offset(v)];
+    int32_t *found_safe = self->run_work.data, *safe_plays = found_safe + length;
     size_t safe_count = 0;
     u64 coverable = 0;
-    int of_size[PLAY_SIZES + 1] = {0};
+    int of_size[PLAY_SIZES + 1];
+    int largest = -1;
     int was_safe = 0;
     for (size_t i = 0; i < length; i++) {
         const PlayRecord *play = &self->plays[plays[i]], *before = i ? &self->plays[plays[i - 1]] : NULL;
@@ -226,21 +234,20 @@ static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
             was_safe = safe(self, plays[i], opponents, n);
         if (!was_safe) continue;
         found_safe[safe_count++] = plays[i];
+        for (; largest < play->size; largest++) of_size[largest + 1] = 0;
         of_size[play->size]++;
         coverable |= play->cards;
     }
     /* Larger plays first, each size in the generator's order: the plan found then looks like
      * play (KK, not K and K). */
-    for (int size = PLAY_SIZES - 1, at = 0; size >= 0; size--) {
+    for (int size = largest, at = 0; size >= 0; size--) {
         int here = of_size[size];
         of_size[size] = at;
         at += here;
     }
     for (size_t i = 0; i < safe_count; i++) safe_plays[of_size[self->plays[found_safe[i]].size]++] = found_safe[i];
     /* Ranks no safe play holds: the one answerable play, played last, must take them all. */
-    u64 uncovered = 0;
-    for (int r = 0; r < RANKS; r++)
-        if (count_of(hand, r) && !count_of(coverable, r)) uncovered |= (u64)0xF << (4 * r);
+    u64 uncovered = held_fields(hand) & ~held_fields(coverable);
     Covering c = {self, safe_plays, safe_count};
     int64_t found = -1;
     int failed = 0;

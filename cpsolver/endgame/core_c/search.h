@@ -96,8 +96,21 @@ static inline int kept(const Core *self, const u64 *key, long long searched) {
     return searched >= LEAST_KEPT || self->keep_all || !memcmp(key, self->root, sizeof self->root);
 }
 
+/* A result found in fewer than LEAST_KEPT nodes is kept (see shortcut_first): a question's own
+ * state is remembered among the cheap roots, any other (keep_all) turns shortcut_first off. */
+static void note_cheap(Core *self, const u64 *key) {
+    if (self->keep_all || self->cheap_root_count == CHEAP_ROOTS) {
+        self->cheap_kept = 1;
+        return;
+    }
+    for (int i = 0; i < self->cheap_root_count; i++)
+        if (!memcmp(self->cheap_roots[i], key, sizeof self->cheap_roots[i])) return;
+    memcpy(self->cheap_roots[self->cheap_root_count++], key, sizeof self->cheap_roots[0]);
+}
+
 static int store_costing(Core *self, const u64 *key, int32_t result, long long searched) {
     if (!kept(self, key, searched)) return 0;
+    if (searched < LEAST_KEPT) note_cheap(self, key);
     if (self->most_entries && self->table.len >= self->most_entries && evict_to(self, self->most_entries / 2, 0))
         return -1;
     if (map_put(&self->table, key[0], key[1], key[2], key[3], entry_value(result, cost_of(searched)))) {
@@ -187,7 +200,7 @@ static inline u64 partner_of(const Core *self, const State *st) {
 /* A node's moves, unless a shortcut wins it: the shortcuts tried (a win found by one is
  * stored), else the moves pushed on the scratch stack in the order they are tried.
  * Returns 1 (the mover wins by a shortcut), 0 (moves pushed at *base, *total of them), -1 failure. */
-static int node_moves(Core *self, const State *st, const u64 *key, size_t *base, size_t *total) {
+static int node_moves(Core *self, const State *st, const u64 *key, size_t *base, size_t *total, int tried) {
     u64 hand = st->hands[st->turn];
     int side = self->side[st->turn];
     u64 opponents[2];
@@ -198,25 +211,29 @@ static int node_moves(Core *self, const State *st, const u64 *key, size_t *base,
     int64_t moves;
     int pass_first = 0, pass_last = 0;
     if (st->table == NO_TABLE) {
-        if (whole >= 0) return store(self, key, whole) ? -1 : 1; /* out now */
-        int64_t plan = runs_out(self, hand, opponents, n);
-        if (plan == -2) return -1;
-        if (plan >= 0 && self->run_plans.data[plan] > 0) return store_plan(self, key, plan) ? -1 : 1;
+        if (!tried) {
+            if (whole >= 0) return key && store(self, key, whole) ? -1 : 1; /* out now */
+            int64_t plan = runs_out(self, hand, opponents, n);
+            if (plan == -2) return -1;
+            if (plan >= 0 && self->run_plans.data[plan] > 0) return key && store_plan(self, key, plan) ? -1 : 1;
+        }
+        if (!key) return 0; /* only the shortcuts asked for */
         moves = self->alone[st->turn] ? alone_of(self, hand, NO_TABLE) : ordered_of(self, hand, NO_TABLE);
     } else {
         int64_t candidates = answers_of(self, hand, st->table);
         if (candidates < 0) return -1;
-        for (size_t i = 0; whole >= 0 && i < span_length(candidates); i++)
+        for (size_t i = 0; !tried && whole >= 0 && i < span_length(candidates); i++)
             if (self->arena.data[span_offset(candidates) + i] == whole)
-                return store(self, key, whole) ? -1 : 1; /* out now */
-        for (size_t i = 0; i < span_length(candidates); i++) {
+                return key && store(self, key, whole) ? -1 : 1; /* out now */
+        for (size_t i = 0; !tried && i < span_length(candidates); i++) {
             /* An answer nobody beats, then out from the lead. */
             int play = self->arena.data[span_offset(candidates) + i];
             if (!safe(self, play, opponents, n)) continue;
             int64_t plan = runs_out(self, hand - self->plays[play].cards, opponents, n);
             if (plan == -2) return -1;
-            if (plan >= 0 && self->run_plans.data[plan] > 0) return store(self, key, play) ? -1 : 1;
+            if (plan >= 0 && self->run_plans.data[plan] > 0) return key && store(self, key, play) ? -1 : 1;
         }
+        if (!key) return 0; /* only the shortcuts asked for */
         moves = self->alone[st->turn] ? alone_of(self, hand, st->table) : ordered_of(self, hand, st->table);
         if (self->side[st->by] == side)
             pass_first = 1; /* over a partner's play, passing first */
@@ -238,17 +255,42 @@ static int node_moves(Core *self, const State *st, const u64 *key, size_t *base,
     return 0;
 }
 
+/* Whether a node tries its shortcuts before its look-ups (its key, the table, the open marks),
+ * which cost more than the shortcuts on the third of a full deal's nodes a shortcut wins.
+ * A shortcut's win is a cheap result, kept only for a question's own state or under keep_all
+ * (kept()), and never left open: so a node a shortcut wins is found in neither map unless it
+ * was a question's state, or keep_all kept a cheap result. Those nodes still look up first,
+ * so the search counts the very nodes the Python search counts, and stores the same. */
+static inline int shortcut_first(const Core *self, const State *st) {
+    if (self->keep_all || self->cheap_kept) return 0;
+    /* The first three words of the state's key (key_of), which need no answer class: a state
+     * matching a root on them is looked up first, whatever its table. */
+    u64 a = st->hands[0] | ((u64)st->turn << 60), b = st->hands[1] | ((u64)(st->by + 1) << 60), c = st->hands[2];
+    if (self->root[0] == a && self->root[1] == b && self->root[2] == c) return 0;
+    for (int i = 0; i < self->cheap_root_count; i++)
+        if (self->cheap_roots[i][0] == a && self->cheap_roots[i][1] == b && self->cheap_roots[i][2] == c) return 0;
+    return 1;
+}
+
 /* Whether the side of the player to move wins: 1, 0, or -1 on failure (an exception set, or out of time). */
 static int wins(Core *self, const State *st) {
     u64 key[4];
+    size_t base, total;
+    int first = shortcut_first(self, st);
+    if (first) {
+        int shortcut = node_moves(self, st, NULL, &base, &total, 0);
+        if (shortcut) {
+            if (shortcut < 0 || (++self->nodes % CHECK_EVERY == 0 && call_check(self))) return -1;
+            return 1;
+        }
+    }
     if (key_of(self, st, key)) return -1;
     Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
     if (s) return entry_result(s->v) != LOSS;
     if (++self->nodes % CHECK_EVERY == 0 && call_check(self)) return -1;
     long long before = self->nodes;
     int side = self->side[st->turn];
-    size_t base, total;
-    int shortcut = node_moves(self, st, key, &base, &total);
+    int shortcut = node_moves(self, st, key, &base, &total, first);
     if (shortcut) return shortcut;
     int result = 0;
     for (size_t i = 0; i < total; i++) {
@@ -292,8 +334,17 @@ static int wins(Core *self, const State *st) {
  * this one question (the caller empties it). */
 static int proves(Core *self, const State *st, int prover, int width) {
     u64 key[4];
-    if (key_of(self, st, key)) return -1;
+    size_t base, total;
     int mine = self->side[st->turn] == prover;
+    int first = shortcut_first(self, st);
+    if (first) {
+        int shortcut = node_moves(self, st, NULL, &base, &total, 0);
+        if (shortcut) {
+            if (shortcut < 0 || (++self->nodes % CHECK_EVERY == 0 && call_check(self))) return -1;
+            return mine ? PROVEN : REFUTED;
+        }
+    }
+    if (key_of(self, st, key)) return -1;
     Map *open = &self->open_nodes[prover];
     map_prefetch(open, key[0], key[1], key[2], key[3]);
     Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
@@ -301,8 +352,7 @@ static int proves(Core *self, const State *st, int prover, int width) {
     if (map_find(open, key[0], key[1], key[2], key[3])) return OPEN;
     if (++self->nodes % CHECK_EVERY == 0 && call_check(self)) return -1;
     long long before = self->nodes;
-    size_t base, total;
-    int shortcut = node_moves(self, st, key, &base, &total);
+    int shortcut = node_moves(self, st, key, &base, &total, first);
     if (shortcut) return shortcut < 0 ? -1 : mine ? PROVEN : REFUTED;
     size_t tried = mine && (size_t)width < total ? (size_t)width : total;
     int result = mine ? REFUTED : PROVEN; /* what every move tried so far gives */
