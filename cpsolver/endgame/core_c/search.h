@@ -199,7 +199,9 @@ static inline u64 partner_of(const Core *self, const State *st) {
 
 /* A node's moves, unless a shortcut wins it: the shortcuts tried (a win found by one is
  * stored), else the moves pushed on the scratch stack in the order they are tried.
- * Returns 1 (the mover wins by a shortcut), 0 (moves pushed at *base, *total of them), -1 failure. */
+ * Returns 1 (the mover wins by a shortcut), 0 (moves pushed at *base, *total of them), -1 failure.
+ * With `tried`, the shortcuts were tried already and won nothing; with no `key`, only the
+ * shortcuts are tried and nothing is stored or pushed (won_at_once). */
 static int node_moves(Core *self, const State *st, const u64 *key, size_t *base, size_t *total, int tried) {
     u64 hand = st->hands[st->turn];
     int side = self->side[st->turn];
@@ -272,18 +274,25 @@ static inline int shortcut_first(const Core *self, const State *st) {
     return 1;
 }
 
+/* Whether the mover wins by a shortcut, tried before the node's look-ups where shortcut_first
+ * lets it (*first says so; the node then counts as wins() and proves() count one): 1, 0 (no
+ * such win, or not tried), -1 failure. */
+static int won_at_once(Core *self, const State *st, int *first) {
+    *first = shortcut_first(self, st);
+    if (!*first) return 0;
+    size_t base, total;
+    int shortcut = node_moves(self, st, NULL, &base, &total, 0);
+    if (!shortcut) return 0;
+    if (shortcut < 0 || (++self->nodes % CHECK_EVERY == 0 && call_check(self))) return -1;
+    return 1;
+}
+
 /* Whether the side of the player to move wins: 1, 0, or -1 on failure (an exception set, or out of time). */
 static int wins(Core *self, const State *st) {
     u64 key[4];
     size_t base, total;
-    int first = shortcut_first(self, st);
-    if (first) {
-        int shortcut = node_moves(self, st, NULL, &base, &total, 0);
-        if (shortcut) {
-            if (shortcut < 0 || (++self->nodes % CHECK_EVERY == 0 && call_check(self))) return -1;
-            return 1;
-        }
-    }
+    int first, at_once = won_at_once(self, st, &first);
+    if (at_once) return at_once;
     if (key_of(self, st, key)) return -1;
     Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
     if (s) return entry_result(s->v) != LOSS;
@@ -336,14 +345,8 @@ static int proves(Core *self, const State *st, int prover, int width) {
     u64 key[4];
     size_t base, total;
     int mine = self->side[st->turn] == prover;
-    int first = shortcut_first(self, st);
-    if (first) {
-        int shortcut = node_moves(self, st, NULL, &base, &total, 0);
-        if (shortcut) {
-            if (shortcut < 0 || (++self->nodes % CHECK_EVERY == 0 && call_check(self))) return -1;
-            return mine ? PROVEN : REFUTED;
-        }
-    }
+    int first, at_once = won_at_once(self, st, &first);
+    if (at_once) return at_once < 0 ? -1 : mine ? PROVEN : REFUTED;
     if (key_of(self, st, key)) return -1;
     Map *open = &self->open_nodes[prover];
     map_prefetch(open, key[0], key[1], key[2], key[3]);
