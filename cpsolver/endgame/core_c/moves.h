@@ -37,6 +37,7 @@ typedef struct {
 } KnownRecent;
 
 #define CHEAP_ROOTS 64 /* questions' states remembered as cheaply kept; past it, shortcut_first stops */
+#define KEY_HEAD 3 /* a table key's words that name the hands, turn and by (search.h's key_head) */
 #define PLAY_SIZES 64 /* a play's size is below this: a hand holds 60 cards at most (four bits a rank) */
 
 /* runs_out's memo: a result a place, direct-mapped by (hand, opponents), overwritten on a
@@ -75,8 +76,8 @@ typedef struct {
     long long nodes;
     int keep_all; /* keep every result found, however cheap (see kept()): a walk reads them back */
     int cheap_kept; /* a cheap result (fewer than LEAST_KEPT nodes) kept but a root's: shortcut_first off */
-    int cheap_root_count; /* the questions' states whose cheap results were kept, as their keys' */
-    u64 cheap_roots[CHEAP_ROOTS][3]; /* first three words (shortcut_first looks them up first) */
+    int cheap_root_count; /* the questions' states whose cheap results were kept, */
+    u64 cheap_roots[CHEAP_ROOTS][KEY_HEAD]; /* as their keys' heads */
     u64 root[4]; /* the key of the state the search was asked of: always kept */
     unsigned long long splits;
     size_t most_entries; /* the table's bound (0: none): past it, the table evicts itself */

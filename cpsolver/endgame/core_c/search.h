@@ -55,10 +55,18 @@ typedef struct {
 } State;
 
 /* The table's key of a state, as (a, b, c, d); -1 on failure. */
-static int key_of(Core *self, const State *st, u64 *key) {
+/* The first KEY_HEAD words of a state's key: its hands, turn and by, which need no answer
+ * class (shortcut_first compares states by them alone). */
+static inline void key_head(const State *st, u64 *key) {
     key[0] = st->hands[0] | ((u64)st->turn << 60);
     key[1] = st->hands[1] | ((u64)(st->by + 1) << 60);
     key[2] = st->hands[2];
+}
+
+static inline int same_head(const u64 *key, const u64 *other) { return !memcmp(key, other, KEY_HEAD * sizeof(u64)); }
+
+static int key_of(Core *self, const State *st, u64 *key) {
+    key_head(st, key);
     if (st->table == NO_TABLE) {
         key[3] = (u64)NO_TABLE;
         return 0;
@@ -104,8 +112,8 @@ static void note_cheap(Core *self, const u64 *key) {
         return;
     }
     for (int i = 0; i < self->cheap_root_count; i++)
-        if (!memcmp(self->cheap_roots[i], key, sizeof self->cheap_roots[i])) return;
-    memcpy(self->cheap_roots[self->cheap_root_count++], key, sizeof self->cheap_roots[0]);
+        if (same_head(self->cheap_roots[i], key)) return;
+    memcpy(self->cheap_roots[self->cheap_root_count++], key, KEY_HEAD * sizeof(u64));
 }
 
 static int store_costing(Core *self, const u64 *key, int32_t result, long long searched) {
@@ -265,12 +273,12 @@ static int node_moves(Core *self, const State *st, const u64 *key, size_t *base,
  * so the search counts the very nodes the Python search counts, and stores the same. */
 static inline int shortcut_first(const Core *self, const State *st) {
     if (self->keep_all || self->cheap_kept) return 0;
-    /* The first three words of the state's key (key_of), which need no answer class: a state
-     * matching a root on them is looked up first, whatever its table. */
-    u64 a = st->hands[0] | ((u64)st->turn << 60), b = st->hands[1] | ((u64)(st->by + 1) << 60), c = st->hands[2];
-    if (self->root[0] == a && self->root[1] == b && self->root[2] == c) return 0;
+    /* A state matching a root on its key's head is looked up first, whatever its table. */
+    u64 head[KEY_HEAD];
+    key_head(st, head);
+    if (same_head(self->root, head)) return 0;
     for (int i = 0; i < self->cheap_root_count; i++)
-        if (self->cheap_roots[i][0] == a && self->cheap_roots[i][1] == b && self->cheap_roots[i][2] == c) return 0;
+        if (same_head(self->cheap_roots[i], head)) return 0;
     return 1;
 }
 
