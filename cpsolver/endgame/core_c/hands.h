@@ -176,28 +176,46 @@ static int safe(const Core *self, int play, const u64 *opponents, int n) {
     return 1;
 }
 
+/* A hand's safe plays filed by rank: those holding rank r are holding[starts[r]] up to
+ * holding[starts[r + 1]], each rank's in the order the plays were given. */
 typedef struct {
     Core *self;
-    const int32_t *safe;
-    size_t safe_count;
+    const int32_t *holding;
+    int starts[RANKS + 1];
 } Covering;
 
-/* A safe play holding the lowest card of `left` that starts a safe split; -1 none, -2 failure. */
+/* Files `count` plays by the ranks they hold into `holding` (room for count * RANKS). */
+static void file_by_rank(Covering *c, const int32_t *plays, size_t count, int32_t *holding) {
+    const u64 one_a_rank = 0x1111111111111111ULL;
+    int at[RANKS + 1] = {0};
+    for (size_t i = 0; i < count; i++)
+        for (u64 held = held_fields(c->self->plays[plays[i]].cards) & one_a_rank; held; held &= held - 1)
+            at[__builtin_ctzll(held) / 4 + 1]++;
+    for (int r = 0; r < RANKS; r++) at[r + 1] += at[r];
+    memcpy(c->starts, at, sizeof at);
+    for (size_t i = 0; i < count; i++)
+        for (u64 held = held_fields(c->self->plays[plays[i]].cards) & one_a_rank; held; held &= held - 1)
+            holding[at[__builtin_ctzll(held) / 4]++] = plays[i];
+    c->holding = holding;
+}
+
+/* A safe play holding the lowest card of `left` that starts a safe split; -1 none, -2 failure.
+ * Only the plays filed under that rank are tried: most safe plays miss it. */
 static int cover(Covering *c, u64 left) {
     Core *self = c->self;
     Mark *s = marks_find(&self->cover, left);
     if (s) return s->value;
     if (marks_put(&self->cover, left, -1)) return PyErr_NoMemory(), -2;
-    u64 lowest = lowest_field(left);
+    int lowest = __builtin_ctzll(left) / 4;
     int found = -1;
-    for (size_t i = 0; i < c->safe_count; i++) {
-        u64 cards = self->plays[c->safe[i]].cards;
-        if (!(cards & lowest) || !contains(left, cards)) continue;
+    for (int i = c->starts[lowest]; i < c->starts[lowest + 1]; i++) {
+        u64 cards = self->plays[c->holding[i]].cards;
+        if (!contains(left, cards)) continue;
         u64 rest = left - cards;
         int further = rest ? cover(c, rest) : 0;
         if (further == -2) return -2;
         if (!rest || further >= 0) {
-            found = c->safe[i];
+            found = c->holding[i];
             break;
         }
     }
@@ -219,7 +237,7 @@ static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
     size_t length = span_length(v);
     /* The hand's safe plays as found, then those largest first; the plays are read where
      * the arena holds them (nothing here adds to it). */
-    if (ints_reserve(&self->run_work, 2 * length)) return PyErr_NoMemory(), -2;
+    if (ints_reserve(&self->run_work, (2 + RANKS) * length)) return PyErr_NoMemory(), -2;
     const int32_t *plays = &self->arena.data[span_offset(v)];
     int32_t *found_safe = self->run_work.data, *safe_plays = found_safe + length;
     size_t safe_count = 0;
@@ -248,7 +266,7 @@ static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
     for (size_t i = 0; i < safe_count; i++) safe_plays[of_size[self->plays[found_safe[i]].size]++] = found_safe[i];
     /* Ranks no safe play holds: the one answerable play, played last, must take them all. */
     u64 uncovered = held_fields(hand) & ~held_fields(coverable);
-    Covering c = {self, safe_plays, safe_count};
+    Covering c = {.self = self}; /* filed when first needed: many hands need no cover */
     int64_t found = -1;
     int failed = 0;
     marks_clear(&self->cover);
@@ -264,6 +282,7 @@ static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
         }
         u64 rest = hand - (last == PASS ? 0 : self->plays[last].cards);
         if (rest) {
+            if (!c.holding) file_by_rank(&c, safe_plays, safe_count, safe_plays + length);
             int first = cover(&c, rest);
             if (first == -2) {
                 failed = 1;
