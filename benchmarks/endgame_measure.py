@@ -103,6 +103,7 @@ def ours(
         "wall": round(time.perf_counter() - wall, 4),
         "runs": [round(t, 4) for t in times],
         "nodes": result.stats.get("nodes"),
+        "search_nodes": result.stats.get("search_nodes"),  # to the verdict, before the walk
         "core": result.stats.get("core"),
         "peak_memory_mb": result.stats.get("peak_memory_mb"),
         "moves": [str(m) for m in result.moves],

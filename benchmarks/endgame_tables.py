@@ -110,27 +110,31 @@ def proofs_table(records: dict[tuple[str, str, str], Record], of: str = "proofs3
     """Each position proven in part ``of``: its proof's size, and verify's time against the solve's."""
     lines = [
         (
-            "| position | winner | solve s | proof build s | proof nodes | proof KB "
+            "| position | winner | solve s | proof build s | search nodes | proof nodes | proof KB "
             "| verify s | verify ÷ (solve + build) |"
         ),
-        "|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
-    ratios, verified = [], []
+    ratios, verified, sizes = [], [], []
     found = [(k, r) for (part, k, s), r in records.items() if part == of and s == "ours"]
     for key, record in sorted(found, key=lambda item: int(item[0].lstrip("#"))):
         if record["winner"] is None or "verify_seconds" not in record:
             stopped = record.get("strategy_stopped")
             within = f"the {stopped} limit" if stopped in ("time", "memory") else "the limits"
             why = "undecided" if record["winner"] is None else f"no strategy within {within}"
-            lines.append(f"| {key} | {why} | | | | | | |")
+            lines.append(f"| {key} | {why} | | | | | | | |")
             continue
         made = record["seconds"] + record["proof_seconds"]
         ratios.append(record["verify_seconds"] / made)
         verified.append(record)
+        searched = record.get("search_nodes")
+        if searched:
+            sizes.append(record["proof_nodes"] / searched)
         lines.append(
             f"| {key} | {'landlord' if record['winner'] == 0 else 'peasants'}"
             + ("" if record["verified"] else " (proof FAILS)")
             + f" | {seconds(record['seconds'])} | {seconds(record['proof_seconds'])} "
+            f"| {f'{searched:,}' if searched else '–'} "
             f"| {record['proof_nodes']:,} | {record['proof_kb']:,.0f} "
             f"| {seconds(record['verify_seconds'])} | {ratios[-1]:.1f} |"
         )
@@ -140,6 +144,15 @@ def proofs_table(records: dict[tuple[str, str, str], Record], of: str = "proofs3
             (
                 f"verify ÷ (solve + build): median {statistics.median(ratios):.1f}, "
                 f"{sum(r <= 1 for r in ratios)} of {len(ratios)} at most 1{_checkers(verified)}."
+            ),
+        ]
+    if len(sizes) > 1:
+        lines += [
+            "",
+            (
+                f"Proof nodes ÷ search nodes (the positions the search visited to its verdict): "
+                f"median {statistics.median(sizes):.2f}, from {min(sizes):.2f} to {max(sizes):.2f}"
+                f" over {len(sizes)} proofs."
             ),
         ]
     return lines

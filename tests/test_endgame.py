@@ -79,6 +79,9 @@ def test_without_the_strategy_the_verdict_and_moves_are_the_same(
     assert bare.winner == _reference(position)
     assert bare.line == [] and bare.strategy is None and "strategy_nodes" not in bare.stats
     assert whole.line and whole.strategy is not None
+    # The search to the verdict is the same; reading the strategy out may search further.
+    assert bare.stats["search_nodes"] == bare.stats["nodes"] == whole.stats["search_nodes"]
+    assert whole.stats["search_nodes"] <= whole.stats["nodes"]
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -182,7 +182,7 @@ def solve(
         known = _known_first_moves(search, root)
         unresolved = [m for m in _first_moves_in_order(search, root) if m not in known]
         return EndgameResult(position, None, stats=stats, known=known, unresolved=unresolved)
-    solved = time.perf_counter()
+    solved, searched = time.perf_counter(), search.nodes
     winner = mover if mover_wins else 1 - mover
     read: Strategy | None = None
     walked: list[tuple[int, solver.Move]] = []
@@ -201,6 +201,7 @@ def solve(
     stats = {
         **_stats(search, started),
         "search_seconds": round(solved - started, 6),
+        "search_nodes": searched,  # before the strategy's walk, which may search more
         "width": width,
         "split": search.split_moves,
         **extra,
