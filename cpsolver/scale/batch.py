@@ -37,6 +37,7 @@ from cpsolver.io.writing import OutputError, output_error, write_line
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.ruleset import RuleSet
 from cpsolver.scale.endgame_batch import is_endgame_mismatch, outcome, solve_position_line
+from cpsolver.scale.interrupts import held_interrupts
 from cpsolver.scale.parallel import Runner, chunked
 from cpsolver.spring.cpsat.strategies import Strategy
 from cpsolver.spring.engines import solve_with
@@ -332,12 +333,13 @@ def run_batch(
     work = chunked(pending_lines(lines, done, summary), CHUNK)
     try:
         for records in runner.run(_Task(options), work, _lost_chunk):
-            write_line(output, "".join(json.dumps(record) + "\n" for record in records), path)
+            with held_interrupts():  # what the summary counts is what the output holds
+                write_line(output, "".join(json.dumps(record) + "\n" for record in records), path)
+                for record in records:
+                    summary.add(record)
             if time.perf_counter() - synced > FSYNC_EVERY:
                 _sync(output)
                 synced = time.perf_counter()
-            for record in records:
-                summary.add(record)
             progress(len(records))
     except KeyboardInterrupt:
         summary.interrupted = True
