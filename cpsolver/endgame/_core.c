@@ -41,7 +41,9 @@
 /* The Python type                                                           */
 
 static int free_caches(Core *self) {
-    if (map_clear(&self->known) || map_clear(&self->open_nodes[0]) || map_clear(&self->open_nodes[1])) return -1;
+    if (map_clear(&self->known)) return -1;
+    for (int q = 0; q < QUESTIONS; q++)
+        if (map_clear(&self->open_nodes[q])) return -1;
     self->known_count = 0;
     memset(self->recent, 0, sizeof self->recent);
     self->arena.len = 0;
@@ -236,24 +238,28 @@ static PyObject *Core_wins(Core *self, PyObject *args) {
     return PyBool_FromLong(won);
 }
 
-/* proves(hands, turn, table, by, prover, width, resume=False): 1 proven, 0 refuted, 2 open at
- * this width. With `resume`, the states the prover's last question left open are read again:
- * that question stopped short (its budget ran out) and this call asks it again. */
+/* proves(hands, turn, table, by, prover, width, resume=False, order=0): 1 proven, 0 refuted,
+ * 2 open at this width, the prover's moves tried in move order `order`. With `resume`, the
+ * states the same question (prover and order) last left open are read again: that question
+ * stopped short (its budget ran out) and this call asks it again. */
 static PyObject *Core_proves(Core *self, PyObject *args) {
     State st;
     PyObject *hands;
-    int prover, width, resume = 0;
-    if (!PyArg_ParseTuple(args, "Oiiiii|p", &hands, &st.turn, &st.table, &st.by, &prover, &width, &resume) ||
+    int prover, width, resume = 0, order = ORDER_DEFAULT;
+    if (!PyArg_ParseTuple(args, "Oiiiii|pi", &hands, &st.turn, &st.table, &st.by, &prover, &width, &resume,
+                          &order) ||
         fill_state(self, hands, &st))
         return NULL;
-    if (prover < 0 || prover > 1 || width < 1) {
-        PyErr_SetString(PyExc_ValueError, "a prover is side 0 or 1, a width at least 1");
+    if (prover < 0 || prover > 1 || width < 1 || (order != ORDER_DEFAULT && order != ORDER_LEFT_PASSES)) {
+        PyErr_SetString(PyExc_ValueError, "a prover is side 0 or 1, a width at least 1, an order 0 or 1");
         return NULL;
     }
     if (key_of(self, &st, self->root)) return NULL;
-    Map *open = &self->open_nodes[prover];
-    if (!resume && map_clear(open)) return PyErr_NoMemory();
+    self->order = order;
+    Map *open = &self->open_nodes[question_of(self, prover)];
+    if (!resume && map_clear(open)) return self->order = ORDER_DEFAULT, PyErr_NoMemory();
     int found = proves(self, &st, prover, width);
+    self->order = ORDER_DEFAULT;
     /* What was left open holds for this question only: kept for its resumption where it
      * stopped short, else dropped. */
     if (found < 0) return failure(self);
@@ -513,8 +519,9 @@ static PyObject *Core_get_bytes(Core *self, void *Py_UNUSED(closure)) {
     } while (0)
     Map *all[] = CORE_MAPS(self);
     (void)all;
-    _Static_assert(sizeof all / sizeof *all == 7, "every map is counted below, bounded or a cache");
-    const Map *bounded[] = {&self->table, &self->open_nodes[0], &self->open_nodes[1], &self->walked};
+    _Static_assert(sizeof all / sizeof *all == 9, "every map is counted below, bounded or a cache");
+    const Map *bounded[] = {&self->table,         &self->open_nodes[0], &self->open_nodes[1],
+                            &self->open_nodes[2], &self->open_nodes[3], &self->walked};
     for (size_t i = 0; i < sizeof bounded / sizeof *bounded; i++)
         HELD(bounded[i]->cap * (sizeof(Slot) + 1), map_growth(bounded[i], self->most_entries));
     const Map *caches[] = {&self->play_index, &self->classes, &self->known};
@@ -537,7 +544,8 @@ static PyObject *Core_get_play_count(Core *self, void *Py_UNUSED(closure)) {
 
 static PyMethodDef Core_methods[] = {
     {"proves", (PyCFunction)Core_proves, METH_VARARGS,
-     "proves(hands, turn, table, by, prover, width): 1, side prover wins; 0, it loses; 2, open."},
+     "proves(hands, turn, table, by, prover, width, resume=False, order=0): 1, side prover wins; 0, it\n"
+     "loses; 2, open (order 1: the landlord's next player passes first over the landlord's play)."},
     {"wins", (PyCFunction)Core_wins, METH_VARARGS,
      "wins(hands, turn, table, by, keep_all=False): whether the side to move wins (TimeoutError past the\n"
      "deadline); with keep_all, every result found is kept in the table, however cheap."},

@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import TypeVar
 
 from cpsolver.endgame.budget import MemoryBudget, OutOfMemory
-from cpsolver.endgame.tree import Entry, Move, OutOfTime, State, Tree
+from cpsolver.endgame.tree import ORDER_DEFAULT, Entry, Move, OutOfTime, State, Tree
 from cpsolver.io.memory import resident_bytes
 from cpsolver.rules.cards import RANK_COUNT
 from cpsolver.rules.movegen import generator
@@ -197,10 +197,11 @@ class CompiledSearch(Tree):
         prover: int,
         width: int,
         resume: bool = False,
+        order: int = ORDER_DEFAULT,
     ) -> int:
         """Whether side ``prover`` wins trying only its first ``width`` moves at each of its nodes."""
         try:
-            return int(self._core.proves(hands, turn, table, by, prover, width, resume))
+            return int(self._core.proves(hands, turn, table, by, prover, width, resume, order))
         except TimeoutError:
             raise OutOfTime from None
 

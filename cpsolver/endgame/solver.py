@@ -36,6 +36,8 @@ from cpsolver.endgame.packed import PackedRules, pack, unpack
 from cpsolver.endgame.tree import (
     NO_TABLE,
     OPEN,
+    ORDER_DEFAULT,
+    ORDER_LEFT_PASSES,
     PASS,
     PROVEN,
     REFUTED,
@@ -104,8 +106,8 @@ class Search(PackedRules, Tree):
         ]
         self._class_of: dict[int, dict[Move, int]] = {}
         self._alone = [self.alone(turn) for turn in range(players)]  # read at every node
-        # By prover, the states its narrow question left open (see :meth:`proves`).
-        self._open_nodes: tuple[set[State], set[State]] = (set(), set())
+        # By question (prover + 2 * order), the states it left open (see :meth:`proves`).
+        self._open_nodes: tuple[set[State], ...] = tuple(set() for _ in range(4))
         self._keep_all = False  # settle(): every result kept, however cheap
         self._root: State | None = None  # the key of the state asked about: always kept
 
@@ -163,21 +165,28 @@ class Search(PackedRules, Tree):
         prover: int,
         width: int,
         resume: bool = False,
+        order: int = ORDER_DEFAULT,
     ) -> int:
         """Whether side ``prover`` wins trying only its first ``width`` moves at each of its nodes.
 
         PROVEN or REFUTED (exact, and kept in the table as :meth:`wins` keeps
-        them), or OPEN: no win among so few moves. See :meth:`Tree.decide`.
-        What the question leaves open holds for it alone: it is dropped when
-        the question ends, and kept where it stops short (out of time or of its
-        budget) for the call that ``resume``s it.
+        them), or OPEN: no win among so few moves, tried in move ``order``.
+        See :meth:`Tree.decide`. What the question leaves open holds for it
+        alone: it is dropped when the question ends, and kept where it stops
+        short (out of time or of its budget) for the call that ``resume``s it.
         """
+        if order not in (ORDER_DEFAULT, ORDER_LEFT_PASSES):
+            raise ValueError(f"no move order {order}")
         state = (hands, turn, table, by)
         self._root = state if table == NO_TABLE else self.key(state)
-        open_nodes = self._open_nodes[prover]
+        open_nodes = self._open_nodes[prover + 2 * order]
         if not resume:
             open_nodes.clear()
-        found = self._proves(state, prover, width, open_nodes)
+        self.order = order
+        try:
+            found = self._proves(state, prover, width, open_nodes)
+        finally:
+            self.order = ORDER_DEFAULT
         open_nodes.clear()
         return found
 
@@ -259,7 +268,7 @@ class Search(PackedRules, Tree):
         answers = self.unoutranked(
             self._ordered_answers(hand, table), hand, opponents, partner, table
         )
-        return [PASS, *answers] if self.side[by] == self.side[turn] else [*answers, PASS]
+        return [PASS, *answers] if self.passes_first(turn, by) else [*answers, PASS]
 
     def key(self, state: State) -> State:
         """The table's key for a state: the play to beat stands for what it lets be played.

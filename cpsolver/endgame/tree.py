@@ -39,6 +39,14 @@ LEAST_BUDGET = 10_000
 # (a split decides the mover's losing moves first). 16 did better than 1, 2, 4 and 8 on the
 # full deals of ``benchmarks/endgame.py --only deals3``.
 MOVER_SHARE = 16
+
+# The move orders a narrow question may try a node's moves in (:meth:`Tree.passes_first`). In
+# the second, the landlord's next player passes first over the landlord's play, leaving it to
+# its partner. Which order proves a full deal fast varies by deal, by ten times either way, so
+# :meth:`Tree.decide` asks the peasants' questions in both, the second with a quarter of the
+# first's share of nodes (a share equal to the first's lost more full deals than it won).
+ORDER_DEFAULT, ORDER_LEFT_PASSES = 0, 1
+SECOND_ORDER_SHARE = 0.25
 Move = int  # a play's number, or PASS
 State = tuple[tuple[int, ...], int, int, int]  # packed hands, turn, table play (or NO_TABLE), by
 Entry = Move | tuple[Move, ...] | None  # the winning move, a plan that runs out, or None: a loss
@@ -68,6 +76,7 @@ class Tree:
     nodes: int
     split_moves: int = 0  # the moves the last decide(split=True) decided one by one (0: none)
     node_limit: int | None = None  # a narrow question's budget: OverBudget at this many nodes
+    order: int = ORDER_DEFAULT  # the move order of the narrow question being asked
     _clock_reads: int
     deadline: float | None
     memory: MemoryBudget
@@ -113,6 +122,7 @@ class Tree:
         prover: int,
         width: int,
         resume: bool = False,
+        order: int = ORDER_DEFAULT,
     ) -> int:
         """Whether side ``prover`` wins trying only its first ``width`` moves at each of its nodes.
 
@@ -120,8 +130,10 @@ class Tree:
         REFUTED: it loses whatever it does (it had no more than ``width``
         moves anywhere it mattered); both exact, and kept in the table as
         :meth:`wins` keeps what it finds. OPEN: no win among so few moves.
-        With ``resume``, the question asked last of this prover, which stopped
-        short, is asked again: the positions it had left open are not walked again.
+        The moves are tried in move ``order`` (:meth:`passes_first`).
+        With ``resume``, the question asked last of this prover in this order,
+        which stopped short, is asked again: the positions it had left open are
+        not walked again.
         """
         raise NotImplementedError
 
@@ -279,7 +291,17 @@ class Tree:
         _, turn, table, by = state
         if table == NO_TABLE:
             return moves
-        return [PASS, *moves] if self.side[by] == self.side[turn] else [*moves, PASS]
+        return [PASS, *moves] if self.passes_first(turn, by) else [*moves, PASS]
+
+    def passes_first(self, turn: int, by: int) -> bool:
+        """Whether ``turn``, answering the play ``by`` made, tries the pass first (else last).
+
+        Over a partner's play, always. In :data:`ORDER_LEFT_PASSES`, also the
+        landlord's next player (player 1) over the landlord's play.
+        """
+        return self.side[by] == self.side[turn] or (
+            self.order == ORDER_LEFT_PASSES and turn == 1 and by == 0 and self.players == 3
+        )
 
     def decide(self, state: State, split: bool = True) -> tuple[bool, int | None]:
         """Whether the side to move wins at ``state``, and the width that decided (None: all).
@@ -295,11 +317,14 @@ class Tree:
         refuting it. What both sides leave open at width 6, the full search
         decides, reading every exact result stored on the way.
 
-        The side asked next is the one furthest behind its share of the nodes
-        spent so far (:data:`MOVER_SHARE`: the side to move may spend that many
-        for each of the other's; the side to move on a tie), and its question
-        may cost what the other side's have cost, times its share against
-        theirs (:data:`LEAST_BUDGET` nodes at least).
+        On three players the peasants are asked each question twice, in two
+        move orders (:data:`ORDER_LEFT_PASSES`): which order proves a full
+        deal fast varies by deal. The question asked next is the one furthest
+        behind its share of the nodes spent so far (:data:`MOVER_SHARE`: the
+        side to move may spend that many for each of the other's; the second
+        order :data:`SECOND_ORDER_SHARE` of the first's; the side to move on a
+        tie), and it may cost what the other side's questions have cost, times
+        its side's share against theirs (:data:`LEAST_BUDGET` nodes at least).
         One that runs past that stops short and is resumed later, its open
         positions kept: the losing side's narrow question of a full deal can
         cost a hundred times the winner's that decides it, and asking them in
@@ -312,40 +337,57 @@ class Tree:
         mover = self.side[state[1]]
         if split:
             self.split_moves = 0
-        sides = (mover, 1 - mover)
-        share = {mover: MOVER_SHARE, 1 - mover: 1}
-        step = {side: 0 for side in sides}  # each side's next width, as an index in WIDTHS
-        spent = {side: 0 for side in sides}  # the nodes each side's questions have cost
-        stopped_short = {side: False for side in sides}
+        # Each question is a prover side and a move order: each side's in the search's order,
+        # and on three players the peasants' (side 1) with their first passing too.
+        questions = [(mover, ORDER_DEFAULT), (1 - mover, ORDER_DEFAULT)]
+        if self.players == 3:
+            questions.append((1, ORDER_LEFT_PASSES))
+        side_share = {mover: MOVER_SHARE, 1 - mover: 1}
+        share = {  # a question's share of the nodes, against the others'
+            (side, order): side_share[side] * (1 if order == ORDER_DEFAULT else SECOND_ORDER_SHARE)
+            for side, order in questions
+        }
+        step = dict.fromkeys(questions, 0)  # each question's next width, as an index in WIDTHS
+        spent = dict.fromkeys(questions, 0)  # the nodes each question has cost
+        stopped_short = dict.fromkeys(questions, False)
         while True:
-            asking = [side for side in sides if step[side] < len(WIDTHS)]
+            asking = [question for question in questions if step[question] < len(WIDTHS)]
             if not asking:
                 return self.wins(*state), None
-            prover = min(asking, key=lambda side: spent[side] / share[side])
-            width = WIDTHS[step[prover]]
+            question = min(asking, key=lambda question: spent[question] / share[question])
+            prover = question[0]
+            width = WIDTHS[step[question]]
             if split and self.players == 3 and width > SPLIT_PAST:
                 return self._split(state)
             other = 1 - prover
             budget = None
-            if step[other] < len(WIDTHS):
-                budget = max(LEAST_BUDGET, spent[other] * share[prover] // share[other])
+            if any(side == other for side, _ in asking):
+                theirs = sum(cost for (side, _), cost in spent.items() if side == other)
+                budget = max(LEAST_BUDGET, theirs * side_share[prover] // side_share[other])
             before = self.nodes
-            found = self._ask(state, prover, width, budget, stopped_short[prover])
-            spent[prover] += self.nodes - before
-            stopped_short[prover] = found is None
+            found = self._ask(state, question, width, budget, stopped_short[question])
+            spent[question] += self.nodes - before
+            stopped_short[question] = found is None
             if found is None:
                 continue
             if found != OPEN:
                 return (found == PROVEN) == (prover == mover), width
-            step[prover] += 1
+            step[question] += 1
 
     def _ask(
-        self, state: State, prover: int, width: int, budget: int | None, resume: bool
+        self,
+        state: State,
+        question: tuple[int, int],
+        width: int,
+        budget: int | None,
+        resume: bool,
     ) -> int | None:
-        """:meth:`proves` within ``budget`` nodes (None: no limit); None where it stopped short."""
+        """:meth:`proves` of ``question`` (prover, order) within ``budget`` nodes (None: no
+        limit); None where it stopped short."""
         self.node_limit = None if budget is None else self.nodes + budget
+        prover, order = question
         try:
-            return self.proves(*state, prover, width, resume)
+            return self.proves(*state, prover, width, resume, order)
         except OverBudget:
             return None
         finally:

@@ -38,6 +38,11 @@ typedef struct {
 
 #define CHEAP_ROOTS 64 /* questions' states remembered as cheaply kept; past it, shortcut_first stops */
 #define KEY_HEAD 3 /* a table key's words that name the hands, turn and by (search.h's key_head) */
+/* Move orders a narrow question may try a node's moves in (tree.Tree._with_pass). In the second,
+ * the landlord's next player passes first over the landlord's play, leaving it to its partner. */
+#define ORDER_DEFAULT 0
+#define ORDER_LEFT_PASSES 1
+#define QUESTIONS 4 /* open_nodes' questions: a prover side (0, 1) in each move order */
 #define PLAY_SIZES 64 /* a play's size is below this: a hand holds 60 cards at most (four bits a rank) */
 
 /* runs_out's memo: a result a place, direct-mapped by (hand, opponents), overwritten on a
@@ -75,6 +80,7 @@ typedef struct {
     int failed; /* an exception is set, or the deadline passed: unwind */
     long long nodes;
     int keep_all; /* keep every result found, however cheap (see kept()): a walk reads them back */
+    int order; /* the move order of the question asked (ORDER_DEFAULT or ORDER_LEFT_PASSES) */
     int cheap_kept; /* a cheap result (fewer than LEAST_KEPT nodes) kept but a root's: shortcut_first off */
     int cheap_root_count; /* the questions' states whose cheap results were kept, */
     u64 cheap_roots[CHEAP_ROOTS][KEY_HEAD]; /* as their keys' heads */
@@ -88,8 +94,9 @@ typedef struct {
     Map play_index; /* (cards, pattern, top, chain) -> play */
 
     Map table; /* state -> result, cost */
-    Map open_nodes[2]; /* proves(): by prover, the states its question left open; kept past a
-                          question only where it stopped short, for the call that resumes it */
+    Map open_nodes[QUESTIONS]; /* proves(): by question (question_of), the states it left open;
+                                  kept past a question only where it stopped short, for the call
+                                  that resumes it */
     Map walked; /* the strategy walk's memo, state -> depth: the core's, so the memory cap counts it */
     Ints plans; /* the table's run-out plans: length, then the plays */
 
@@ -114,7 +121,7 @@ typedef struct {
 #define CORE_MAPS(self)                                                                                     \
     {                                                                                                       \
         &(self)->play_index, &(self)->table, &(self)->walked, &(self)->classes, &(self)->known,            \
-            &(self)->open_nodes[0], &(self)->open_nodes[1]                                                  \
+            &(self)->open_nodes[0], &(self)->open_nodes[1], &(self)->open_nodes[2], &(self)->open_nodes[3]  \
     }
 
 static double clock_now(void) {

@@ -200,6 +200,15 @@ static inline void pass_through(const Core *self, State *st) {
 }
 
 /* The hand of the player's partner (0: none). */
+/* A question's place in open_nodes: its prover side in its move order. */
+static inline int question_of(const Core *self, int prover) { return prover + 2 * self->order; }
+
+/* In ORDER_LEFT_PASSES, the landlord's next player (player 1, a peasant) passes first over the
+ * landlord's play, leaving it to its partner (tree.Tree._with_pass). */
+static inline int left_passes_first(const Core *self, const State *st) {
+    return self->order == ORDER_LEFT_PASSES && st->turn == 1 && !self->alone[1] && st->by == 0;
+}
+
 static inline u64 partner_of(const Core *self, const State *st) {
     if (self->alone[st->turn]) return 0;
     return st->hands[3 - st->turn]; /* the peasants are players 1 and 2 */
@@ -245,7 +254,7 @@ static int node_moves(Core *self, const State *st, const u64 *key, size_t *base,
         }
         if (!key) return 0; /* only the shortcuts asked for */
         moves = self->alone[st->turn] ? alone_of(self, hand, st->table) : ordered_of(self, hand, st->table);
-        if (self->side[st->by] == side)
+        if (self->side[st->by] == side || left_passes_first(self, st))
             pass_first = 1; /* over a partner's play, passing first */
         else
             pass_last = 1;
@@ -356,7 +365,7 @@ static int proves(Core *self, const State *st, int prover, int width) {
     int first, at_once = won_at_once(self, st, &first);
     if (at_once) return at_once < 0 ? -1 : mine ? PROVEN : REFUTED;
     if (key_of(self, st, key)) return -1;
-    Map *open = &self->open_nodes[prover];
+    Map *open = &self->open_nodes[question_of(self, prover)];
     map_prefetch(open, key[0], key[1], key[2], key[3]);
     Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
     if (s) return (entry_result(s->v) != LOSS) == mine ? PROVEN : REFUTED;
