@@ -162,11 +162,18 @@ def test_a_split_decides_the_moves_in_the_search_order_up_to_the_first_that_wins
         assert wins_for_mover == (number == len(decided) and mover_wins)
 
 
-def _asked_in_pieces(search: Tree, state: State, prover: int, width: int, budget: int) -> int:
+def _asked_in_pieces(
+    search: Tree,
+    state: State,
+    prover: int,
+    width: int,
+    budget: int,
+    order: int = tree.ORDER_DEFAULT,
+) -> int:
     """A narrow question asked ``budget`` nodes at a time, resumed until it ends."""
     resume = False
     while True:
-        found = search._ask(state, prover, width, budget, resume)
+        found = search._ask(state, (prover, order), width, budget, resume)
         if found is not None:
             return found
         resume = True
@@ -179,20 +186,20 @@ def _asked_in_pieces(search: Tree, state: State, prover: int, width: int, budget
     prover=st.integers(0, 1),
     width=st.integers(1, 4),
     budget=st.integers(1, 300),
+    order=st.sampled_from((tree.ORDER_DEFAULT, tree.ORDER_LEFT_PASSES)),
 )
 def test_a_question_stopped_short_and_resumed_answers_as_one_asked_whole(
-    seed: int, three: bool, prover: int, width: int, budget: int
+    seed: int, three: bool, prover: int, width: int, budget: int, order: int
 ) -> None:
-    """On both cores alike, node for node."""
+    """In either move order, on both cores alike, node for node."""
     position = _small(seed, three)
     whole = new_search(position.players, core="python")
-    expected = whole.proves(*state_of(whole, position), prover, width)
+    expected = whole.proves(*state_of(whole, position), prover, width, False, order)
     nodes = set()
     for core in CORES:
         search = new_search(position.players, core=core)
-        assert (
-            _asked_in_pieces(search, state_of(search, position), prover, width, budget) == expected
-        )
+        root = state_of(search, position)
+        assert _asked_in_pieces(search, root, prover, width, budget, order) == expected
         nodes.add(search.nodes)
     assert len(nodes) == 1
 
@@ -248,17 +255,26 @@ def test_deciding_with_questions_stopped_short_gives_the_brute_force_verdict_on_
 class _Scripted(Tree):
     """A tree whose narrow questions cost and answer what a script says: decide's schedule alone.
 
-    ``script[(prover, width)]`` is (nodes, answer); a question past its budget stops short
-    there, and one resumed goes on from where it stopped.
+    ``script[(prover, width)]`` is (nodes, answer) in the search's order;
+    ``second[(prover, width)]`` in the second order (10 nodes and OPEN where it is silent).
+    A question past its budget stops short there, and one resumed goes on from where it
+    stopped. ``asked`` lists (prover, width, resume) of the first order's questions,
+    ``asked_second`` of the second's.
     """
 
-    def __init__(self, script: dict[tuple[int, int], tuple[int, int]]) -> None:
+    def __init__(
+        self,
+        script: dict[tuple[int, int], tuple[int, int]],
+        second: dict[tuple[int, int], tuple[int, int]] | None = None,
+    ) -> None:
         self.players = 3
         self.side = [0, 1, 1]
         self.script = script
+        self.second = second or {}
         self.nodes = 0
-        self.done: dict[tuple[int, int], int] = {}
+        self.done: dict[tuple[int, int, int], int] = {}
         self.asked: list[tuple[int, int, bool]] = []
+        self.asked_second: list[tuple[int, int, bool]] = []
         self.limits: list[int | None] = []  # the node limit each question was asked under
 
     def proves(
@@ -270,13 +286,18 @@ class _Scripted(Tree):
         prover: int,
         width: int,
         resume: bool = False,
+        order: int = tree.ORDER_DEFAULT,
     ) -> int:
-        self.asked.append((prover, width, resume))
-        self.limits.append(self.node_limit)
-        cost, answer = self.script[(prover, width)]
-        done = self.done.get((prover, width), 0) if resume else 0
+        first = order == tree.ORDER_DEFAULT
+        (self.asked if first else self.asked_second).append((prover, width, resume))
+        if first:
+            self.limits.append(self.node_limit)
+            cost, answer = self.script[(prover, width)]
+        else:
+            cost, answer = self.second.get((prover, width), (10, OPEN))
+        done = self.done.get((prover, width, order), 0) if resume else 0
         if self.node_limit is not None and cost - done > self.node_limit - self.nodes:
-            self.done[(prover, width)] = done + self.node_limit - self.nodes
+            self.done[(prover, width, order)] = done + self.node_limit - self.nodes
             self.nodes = self.node_limit
             raise OverBudget
         self.nodes += cost - done
@@ -297,7 +318,7 @@ def test_a_costly_question_of_the_losing_side_is_stopped_short_and_the_winner_de
     search = _Scripted(script)
     state: State = ((1, 1, 1), 1, -1, -1)  # a peasant to move after the landlord's lead
     assert search.decide(state, split=False) == (True, 4)
-    assert (0, 3, False) in search.asked and search.done[(0, 3)] < 10_000_000
+    assert (0, 3, False) in search.asked and search.done[(0, 3, tree.ORDER_DEFAULT)] < 10_000_000
     assert search.nodes < 2 * (20_000 + 30_000 + 50_000)
 
 
@@ -309,8 +330,34 @@ def test_the_side_to_move_spends_its_share_before_the_other_is_asked_again() -> 
     script[(1, 2)] = (10_000_000, OPEN)
     search = _Scripted(script)
     assert search.decide(((1, 1, 1), 0, -1, -1), split=False) == (True, 2)
-    other = search.done[(1, 2)]
+    other = search.done[(1, 2, tree.ORDER_DEFAULT)]
     assert 1_000_000 / (2 * tree.MOVER_SHARE) <= other <= 2 * 1_000_000 / tree.MOVER_SHARE
+
+
+def test_the_peasants_second_order_decides_where_their_first_runs_long() -> None:
+    """The peasants' width-2 question costs ten million nodes in the search's order and a
+    hundred thousand in the second, asked whenever it is furthest behind its share (a
+    quarter of the first's): it decides while the first has spent more than it, but not
+    many times more."""
+    script = {(side, w): (10, OPEN) for side in (0, 1) for w in WIDTHS}
+    script[(1, 2)] = (10_000_000, OPEN)
+    script[(0, 6)] = (10_000_000, OPEN)  # the landlord still asking: every question budgeted
+    second = {(1, 2): (100_000, PROVEN)}
+    search = _Scripted(script, second)
+    assert search.decide(((1, 1, 1), 1, -1, -1), split=False) == (True, 2)
+    assert search.asked_second[-1][:2] == (1, 2)
+    first = search.done[(1, 2, tree.ORDER_DEFAULT)]
+    assert 100_000 <= first <= 100_000 / tree.SECOND_ORDER_SHARE
+    assert search.nodes < 1_000_000
+
+
+def test_two_players_are_asked_in_one_order() -> None:
+    script = {(side, w): (10, OPEN) for side in (0, 1) for w in WIDTHS}
+    script[(0, 3)] = (10, PROVEN)
+    search = _Scripted(script)
+    search.players, search.side = 2, [0, 1]
+    assert search.decide(((1, 1), 0, -1, -1), split=False) == (True, 3)
+    assert search.asked_second == []
 
 
 def test_with_the_other_side_out_of_widths_a_question_has_no_budget() -> None:
