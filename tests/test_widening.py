@@ -351,6 +351,19 @@ def test_the_peasants_second_order_decides_where_their_first_runs_long() -> None
     assert search.nodes < 1_000_000
 
 
+def test_the_peasants_two_orders_keep_their_shares_once_the_landlord_is_out_of_widths() -> None:
+    """With the landlord's questions all asked, the peasants' second order is still held to
+    its share: its costly width-2 question stops short while the first order's decides."""
+    script = {(side, w): (1_000, OPEN) for side in (0, 1) for w in WIDTHS}
+    script[(1, 1)] = (100_000, OPEN)
+    script[(1, 2)] = (500_000, PROVEN)
+    second = {(1, 2): (10_000_000, OPEN)}
+    search = _Scripted(script, second)
+    assert search.decide(((1, 1, 1), 1, -1, -1), split=False) == (True, 2)
+    assert search.asked[-1] == (1, 2, True)
+    assert search.nodes < 2 * (100_000 + 500_000)
+
+
 def test_two_players_are_asked_in_one_order() -> None:
     script = {(side, w): (10, OPEN) for side in (0, 1) for w in WIDTHS}
     script[(0, 3)] = (10, PROVEN)

@@ -324,7 +324,9 @@ class Tree:
         side to move may spend that many for each of the other's; the second
         order :data:`SECOND_ORDER_SHARE` of the first's; the side to move on a
         tie), and it may cost what the other side's questions have cost, times
-        its side's share against theirs (:data:`LEAST_BUDGET` nodes at least).
+        its side's share against theirs (:data:`LEAST_BUDGET` nodes at least); once
+        the other side is out of widths, what the same side's other order has
+        cost, times their shares' ratio.
         One that runs past that stops short and is resumed later, its open
         positions kept: the losing side's narrow question of a full deal can
         cost a hundred times the winner's that decides it, and asking them in
@@ -364,6 +366,9 @@ class Tree:
             if any(side == other for side, _ in asking):
                 theirs = sum(cost for (side, _), cost in spent.items() if side == other)
                 budget = max(LEAST_BUDGET, theirs * side_share[prover] // side_share[other])
+            elif len(asking) > 1:  # the other side is out of widths: one order against the other
+                (rival,) = (each for each in asking if each != question)
+                budget = max(LEAST_BUDGET, int(spent[rival] * share[question] / share[rival]))
             before = self.nodes
             found = self._ask(state, question, width, budget, stopped_short[question])
             spent[question] += self.nodes - before
