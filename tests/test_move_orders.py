@@ -5,8 +5,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from test_kickers import CORES
 
 from cpsolver.endgame import compiled
+from cpsolver.endgame.answer import new_search
 from cpsolver.endgame.compiled import CompiledSearch
 from cpsolver.endgame.solver import Search, state_of
 from cpsolver.endgame.tree import (
@@ -71,14 +73,12 @@ def _questions(search: Tree, position: Position) -> list[object]:
     return found
 
 
-@pytest.mark.parametrize("make", [Search, CompiledSearch], ids=["python", "compiled"])
-def test_a_question_in_either_order_that_decides_agrees_with_the_full_search(make: type) -> None:
-    if make is CompiledSearch and not compiled.available():
-        pytest.skip("the compiled core was not built")
+@pytest.mark.parametrize("core", CORES)
+def test_a_question_in_either_order_that_decides_agrees_with_the_full_search(core: str) -> None:
     for position in _positions(60, "orders-exact"):
         exact = Search(3)
         winner_side = exact.side[position.turn] if exact.wins(*state_of(exact, position)) else None
-        search = make(3)
+        search = new_search(3, core=core)
         state = state_of(search, position)
         mover = search.side[state[1]]
         for order in (ORDER_DEFAULT, ORDER_LEFT_PASSES):
@@ -100,11 +100,9 @@ def test_both_cores_ask_the_second_order_node_for_node() -> None:
         assert _questions(CompiledSearch(3), position) == _questions(Search(3), position), position
 
 
-@pytest.mark.parametrize("make", [Search, CompiledSearch], ids=["python", "compiled"])
-def test_an_unknown_order_is_refused(make: type) -> None:
-    if make is CompiledSearch and not compiled.available():
-        pytest.skip("the compiled core was not built")
-    search = make(3)
+@pytest.mark.parametrize("core", CORES)
+def test_an_unknown_order_is_refused(core: str) -> None:
+    search = new_search(3, core=core)
     state = state_of(search, _positions(1, "orders-bad")[0])
     with pytest.raises(ValueError):
         search.proves(*state, 0, 1, False, 2)
