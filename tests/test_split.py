@@ -15,7 +15,7 @@ from cpsolver.io.rulefiles import read_rules_text
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import standard_rules
 from cpsolver.scale.parallel import InProcess, LocalPool
-from cpsolver.scale.split import solve_split
+from cpsolver.scale.split import first_moves, solve_split
 
 RULES = standard_rules()
 TEXT = read_rules_text("standard")
@@ -52,6 +52,30 @@ def test_without_all_it_stops_at_a_winning_move(pool: LocalPool) -> None:
         assert split.winner == alone.winner
         winning = set(map(str, alone.moves))
         assert (len(split.moves) == 1 and split.moves[0] in winning) == bool(winning)
+
+
+def test_without_all_the_workers_get_the_moves_the_search_tries_in_its_order() -> None:
+    # The landlord alone never needs to kick the K while the lone 5 stays in hand.
+    position = Position.parse(["4445K", "QQ", "JJ"])
+    legal = [str(move) for move in first_moves(position, RULES, all_moves=True)]
+    tried = [str(move) for move in first_moves(position, RULES)]
+    assert "444K" in legal and "444K" not in tried
+    assert set(tried) < set(legal) and tried[0] == "4445"
+
+
+def test_the_moves_left_out_never_change_the_verdict() -> None:
+    rng = random.Random(5)
+    fewer = 0
+    for _ in range(40):
+        position = random_position(rng, ((6, 9), (5, 8), (5, 8)), 0.3)
+        left_out = len(first_moves(position, RULES, all_moves=True)) - len(
+            first_moves(position, RULES)
+        )
+        fewer += left_out > 0
+        split = solve_split(position, RULES, TEXT, InProcess())
+        assert split.winner == solve(position, RULES).winner
+        assert split.total == split.stats["root_moves"]
+    assert fewer >= 10  # the moves left out are tried, not a rare case
 
 
 def test_a_deadline_past_leaves_the_verdict_unknown_unless_a_move_wins_at_once() -> None:

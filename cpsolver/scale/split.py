@@ -6,6 +6,12 @@ worker (a local process pool or a Dask cluster, :mod:`cpsolver.scale.parallel`),
 which solves the position after it with the exact solver. Without
 ``all_moves`` the run stops at the first winning move found; with it, every
 move is decided and the winning ones are listed, as ``endgame --all`` does.
+
+Without ``all_moves`` the moves are those the search itself tries, in its
+order (:meth:`cpsolver.endgame.tree.Tree.tried_moves`): the winning move is
+usually among the first, and the plays left out (a needless kicker, a play a
+lower one is worth as much as) are each worth no more than one kept, so when
+every move kept loses, so does every move.
 All workers share one deadline. A move whose position runs out of time
 leaves the verdict unknown only if no other move wins.
 """
@@ -17,10 +23,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cpsolver.endgame import solve
-from cpsolver.endgame.answer import core_name
+from cpsolver.endgame.answer import core_name, new_search
+from cpsolver.endgame.solver import PASS as SEARCH_PASS
+from cpsolver.endgame.solver import state_of
 from cpsolver.io.positionformat import position_as_dict, position_from_dict
 from cpsolver.io.rulefiles import rules_from_toml
 from cpsolver.rules.movegen import generator
+from cpsolver.rules.plays import Play
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet
 from cpsolver.scale.parallel import Runner
@@ -55,6 +64,22 @@ def _solve_child(child: _Child) -> tuple[str, int | None, int]:
         position, rules, left, memory=child.memory, core=child.core, strategy=False, split=False
     )
     return child.move, result.winner, int(result.stats["nodes"])
+
+
+def first_moves(
+    position: Position, rules: RuleSet, all_moves: bool = False, core: str = "auto"
+) -> list[Play | None]:
+    """The first moves ``solve_split`` gives its workers (None: the pass).
+
+    With ``all_moves``, every legal move; else those the search tries, in its order.
+    """
+    if all_moves:
+        return list(generator(rules).moves(position.hands[position.turn], position.table))
+    search = new_search(len(position.hands), rules, core=core)
+    return [
+        None if move == SEARCH_PASS else search.play(move)
+        for move in search.tried_moves(state_of(search, position))
+    ]
 
 
 @dataclass
@@ -94,7 +119,7 @@ def solve_split(
     deadline = None if time_limit is None else time.time() + time_limit
     mover = position.side_of(position.turn)
     children = []
-    for play in generator(rules).moves(position.hands[position.turn], position.table):
+    for play in first_moves(position, rules, all_moves, core):
         after = position.after(play)
         children.append(
             _Child(
