@@ -12,6 +12,7 @@ order (:meth:`cpsolver.endgame.tree.Tree.tried_moves`): the winning move is
 usually among the first, and the plays left out (a needless kicker, a play a
 lower one is worth as much as) are each worth no more than one kept, so when
 every move kept loses, so does every move.
+
 All workers share one deadline. A move whose position runs out of time
 leaves the verdict unknown only if no other move wins.
 """
