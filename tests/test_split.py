@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -10,11 +11,13 @@ from click.testing import CliRunner
 
 from cpsolver.cli import cli
 from cpsolver.endgame import solve
+from cpsolver.io.positionformat import position_as_dict
 from cpsolver.io.positiongen import random_position
 from cpsolver.io.rulefiles import read_rules_text
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import standard_rules
-from cpsolver.scale.parallel import InProcess, LocalPool
+from cpsolver.scale import split as splitting
+from cpsolver.scale.parallel import DaskRunner, InProcess, LocalPool
 from cpsolver.scale.split import first_moves, solve_split
 
 RULES = standard_rules()
@@ -93,3 +96,77 @@ def test_the_command_over_two_workers_and_its_bad_options() -> None:
         cli, ["endgame", "--hand", "KK 3", "--hand", "QQ 4", "--workers", "2", "--proof", "p.json"]
     )
     assert result.exit_code == 2 and "--proof needs one search" in result.output
+
+
+def _children(position: Position, run: str) -> list[tuple[splitting._Child, Position]]:
+    """The workers' tasks of one run, each with the position after its move."""
+    return [
+        (
+            splitting._Child(
+                str(play), position_as_dict(after, RULES), *TEXT, None, None, "auto", run
+            ),
+            after,
+        )
+        for play in first_moves(position, RULES, all_moves=True)
+        if (after := position.after(play)) is not None
+    ]
+
+
+def test_a_worker_keeps_one_search_for_the_moves_of_a_run_and_frees_it_at_the_end() -> None:
+    position = Position.parse(["34567TTJQK", "5899JQA2", "3668KKA"])
+    first, second = _children(position, "run one"), _children(position, "run two")
+    kept = []
+    for child, after in first:
+        assert splitting._solve_child(child)[1] == solve(after, RULES, strategy=False).winner
+        assert splitting._kept is not None and splitting._kept.run == "run one"
+        kept.append(splitting._kept.search)
+    assert len(first) > 2 and all(search is kept[0] for search in kept)
+    splitting._solve_child(second[0][0])  # another run: a search of its own
+    assert splitting._kept is not None and splitting._kept.search is not kept[0]
+    solve_split(position, RULES, TEXT, InProcess(), all_moves=True)
+    assert splitting._kept is None  # the run's end frees it
+
+
+def test_a_search_stopped_at_its_deadline_is_not_kept() -> None:
+    easy, _ = _children(Position.parse(["34567TTJQK", "5899JQA2", "3668KKA"]), "stopped")[0]
+    splitting._solve_child(easy)
+    assert splitting._kept is not None and splitting._kept.run == "stopped"
+    # Deal #9 of the benchmark's full deals: undecided on one core after five minutes.
+    deal = Position.parse(["4577889TTJJQQQKAA2BR", "333346667TJQKKAA2", "445556788999TJK22"])
+    hard = splitting._Child(
+        "whole deal",
+        position_as_dict(deal, RULES),
+        *TEXT,
+        time.time() + 0.3,
+        None,
+        "auto",
+        "stopped",
+    )
+    assert splitting._solve_child(hard)[1] is None
+    assert splitting._kept is None
+
+
+def test_a_task_finding_the_kept_search_busy_searches_with_one_of_its_own() -> None:
+    position = Position.parse(["34567TTJQK", "5899JQA2", "3668KKA"])
+    splitting.forget_search()
+    with splitting._kept_lock:  # another task of the same worker holds it
+        results = [splitting._solve_child(child) for child, _ in _children(position, "busy")]
+    assert splitting._kept is None
+    landlord_wins = any(winner == 0 for _, winner, _ in results)
+    assert solve(position, RULES).winner == (0 if landlord_wins else 1)
+
+
+def test_on_a_dask_cluster_the_verdicts_are_the_solvers_and_the_workers_are_freed() -> None:
+    runner = DaskRunner(workers=2)
+    try:
+        for position in _positions(6, 10):
+            alone = solve(position, RULES, all_moves=True)
+            split = solve_split(position, RULES, TEXT, runner, all_moves=True)
+            assert split.winner == alone.winner
+            assert sorted(split.moves) == sorted(map(str, alone.moves))
+        held = runner._client.run(
+            lambda: __import__("cpsolver.scale.split", fromlist=["_kept"])._kept is None
+        )
+        assert held and all(held.values())
+    finally:
+        runner.close()

@@ -48,6 +48,11 @@ class Runner(Protocol):
         lost: Callable[[T, str], R] | None = None,
     ) -> Iterator[R]: ...
 
+    def everywhere(self, function: Callable[[], object]) -> None:
+        """Call ``function`` once in each worker process it can reach (to free what a
+        run left there); a worker that cannot be reached ends with the runner."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -61,6 +66,9 @@ class InProcess:
         lost: Callable[[T, str], R] | None = None,
     ) -> Iterator[R]:
         return (function(chunk) for chunk in chunks)
+
+    def everywhere(self, function: Callable[[], object]) -> None:
+        function()
 
     def close(self) -> None:
         pass
@@ -148,6 +156,10 @@ class LocalPool:
                     retries.append((chunk, deaths + 1))
                 else:
                     yield (lost or _give_up)(chunk, f"its worker died {MAX_TRIES} times")
+
+    def everywhere(self, function: Callable[[], object]) -> None:
+        # A pool cannot aim a call at each of its processes; they end with it (close()).
+        pass
 
     def _kill(self) -> None:
         # The executor has no way to end busy workers: kill them (they hold nothing to save).
@@ -244,6 +256,11 @@ class DaskRunner:
                 yield result
                 for chunk in islice(source, 1):
                     completed.add(submit(chunk))
+
+    def everywhere(self, function: Callable[[], object]) -> None:
+        # Outside the task queue, so a worker busy on a task still answers.
+        with contextlib.suppress(Exception):  # a worker gone holds nothing to free
+            self._client.run(function)
 
     def _check_workers(self, alone_since: float | None) -> float | None:
         """When the cluster has had no workers since; RunnerError past the timeout."""

@@ -15,18 +15,29 @@ every move kept loses, so does every move.
 
 All workers share one deadline. A move whose position runs out of time
 leaves the verdict unknown only if no other move wins.
+
+Each worker keeps its search, and the search's table, from one move to the
+next of the same run: the positions after two first moves share much of their
+game (the landlord's 5 and its 6 meet again once both are played), and one
+search's table is what makes it fast. A run's end frees them
+(:meth:`cpsolver.scale.parallel.Runner.everywhere`).
 """
 
 from __future__ import annotations
 
+import threading
 import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from cpsolver.endgame import solve
 from cpsolver.endgame.answer import core_name, new_search
+from cpsolver.endgame.budget import MemoryBudget, OutOfMemory
 from cpsolver.endgame.solver import PASS as SEARCH_PASS
 from cpsolver.endgame.solver import state_of
+from cpsolver.endgame.tree import OutOfTime, Tree
 from cpsolver.io.positionformat import position_as_dict, position_from_dict
 from cpsolver.io.rulefiles import rules_from_toml
 from cpsolver.rules.movegen import generator
@@ -49,6 +60,48 @@ class _Child:
     deadline: float | None  # time.time(): one clock for every process
     memory: int | None
     core: str
+    run: str  # the run's own name: a worker keeps its search for the run's moves
+
+
+@dataclass
+class _Kept:
+    run: str
+    search: Tree
+
+
+_kept: _Kept | None = None  # this process's search, kept for the next move of the same run
+_kept_lock = threading.Lock()  # one task at a time uses it (a Dask worker may run several)
+
+
+def forget_search() -> None:
+    """Free the search this process kept for a run (a task still using it keeps it until done)."""
+    global _kept
+    _kept = None
+
+
+def _drop(search: Tree) -> None:
+    """Keep ``search`` no longer (it stopped at a limit, mid-question)."""
+    global _kept
+    if _kept is not None and _kept.search is search:
+        _kept = None
+
+
+@contextmanager
+def _search_for(child: _Child, players: int, rules: RuleSet) -> Iterator[Tree]:
+    """The search this process keeps for the child's run (a fresh one, not kept, where
+    another task holds it)."""
+    global _kept
+    if not _kept_lock.acquire(blocking=False):
+        yield new_search(players, rules, None, MemoryBudget(child.memory), child.core)
+        return
+    try:
+        if _kept is None or _kept.run != child.run:
+            _kept = None  # the last run's table goes before this one's grows
+            search = new_search(players, rules, None, MemoryBudget(child.memory), child.core)
+            _kept = _Kept(child.run, search)
+        yield _kept.search
+    finally:
+        _kept_lock.release()
 
 
 def _solve_child(child: _Child) -> tuple[str, int | None, int]:
@@ -60,11 +113,17 @@ def _solve_child(child: _Child) -> tuple[str, int | None, int]:
     left = None if child.deadline is None else child.deadline - time.time()
     if left is not None and left <= 0:
         return child.move, None, 0
-    # Unsplit, as one search decides each of its first moves when it splits (Tree.decide).
-    result = solve(
-        position, rules, left, memory=child.memory, core=child.core, strategy=False, split=False
-    )
-    return child.move, result.winner, int(result.stats["nodes"])
+    with _search_for(child, position.players, rules) as search:
+        search.deadline = None if left is None else time.perf_counter() + left
+        before = search.nodes
+        try:
+            # Unsplit, as one search decides each of its first moves when it splits.
+            mover_wins, _ = search.decide(state_of(search, position), split=False)
+        except (OutOfTime, OutOfMemory):
+            _drop(search)
+            return child.move, None, search.nodes - before
+    mover = position.side_of(position.turn)
+    return child.move, mover if mover_wins else 1 - mover, search.nodes - before
 
 
 def first_moves(
@@ -119,6 +178,7 @@ def solve_split(
     core = core_name(core)
     deadline = None if time_limit is None else time.time() + time_limit
     mover = position.side_of(position.turn)
+    run = uuid.uuid4().hex
     children = []
     for play in first_moves(position, rules, all_moves, core):
         after = position.after(play)
@@ -130,19 +190,23 @@ def solve_split(
                 deadline,
                 memory,
                 core,
+                run,
             )
         )
     winning: list[str] = []
     decided = nodes = 0
-    for move, winner, searched in runner.run(_solve_child, children):
-        nodes += searched
-        if winner is None:
-            continue
-        decided += 1
-        if winner in (-1, mover):
-            winning.append(move)
-            if not all_moves:
-                break
+    try:
+        for move, winner, searched in runner.run(_solve_child, children):
+            nodes += searched
+            if winner is None:
+                continue
+            decided += 1
+            if winner in (-1, mover):
+                winning.append(move)
+                if not all_moves:
+                    break
+    finally:
+        runner.everywhere(forget_search)
     order = {child.move: index for index, child in enumerate(children)}
     winning.sort(key=order.__getitem__)
     if winning:
