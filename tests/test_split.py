@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from collections.abc import Iterator
@@ -170,3 +171,52 @@ def test_on_a_dask_cluster_the_verdicts_are_the_solvers_and_the_workers_are_free
         assert held and all(held.values())
     finally:
         runner.close()
+
+
+class _Stopping(InProcess):
+    """Solves the first ``solved`` tasks; the rest stop at once, as past their deadline."""
+
+    def __init__(self, solved: int) -> None:
+        self.solved = solved
+
+    def run(self, function, chunks, lost=None):  # type: ignore[no-untyped-def]
+        for number, chunk in enumerate(chunks):
+            yield function(chunk) if number < self.solved else (chunk.move, None, 0)
+
+
+@pytest.mark.parametrize("all_moves", [False, True], ids=["tried", "all"])
+def test_stopped_it_says_which_first_moves_were_settled_and_which_not(all_moves: bool) -> None:
+    losing = [
+        position
+        for position in _positions(40, 12)
+        if solve(position, RULES).winner != position.side_of(position.turn)
+        and len(first_moves(position, RULES)) >= 4
+    ]
+    assert len(losing) >= 3
+    for position in losing[:3]:
+        split = solve_split(position, RULES, TEXT, _Stopping(2), all_moves=all_moves)
+        assert split.winner is None and split.decided == 2 == len(split.known)
+        for move, side in split.known.items():
+            play = next(p for p in first_moves(position, RULES, True) if str(p) == move)
+            after = position.after(play)
+            assert after is not None and solve(after, RULES).winner == side
+        order = [str(p) for p in first_moves(position, RULES)]
+        ranked = [move for move in order if move in split.unresolved]
+        assert split.unresolved[: len(ranked)] == ranked  # the search's order, the rest after
+        assert set(split.unresolved) | set(split.known) == {
+            str(p) for p in first_moves(position, RULES, all_moves)
+        }
+        answer = split.result().as_dict()
+        assert answer["known_first_moves"] == split.known
+        assert answer["most_promising"] == split.unresolved[0]
+
+
+def test_the_command_over_workers_out_of_time_names_the_moves_not_settled() -> None:
+    deal = ["4577889TTJJQQQKAA2BR", "333346667TJQKKAA2", "445556788999TJK22"]
+    flags = [f for hand in deal for f in ("--hand", hand)] + ["--workers", "2", "--timeout", "1"]
+    result = CliRunner().invoke(cli, ["endgame", *flags])
+    assert result.exit_code == 3, result.output
+    assert "not settled: " in result.output and "the most promising" in result.output
+    answer = json.loads(CliRunner().invoke(cli, ["endgame", *flags, "--json"]).output)
+    assert answer["winner"] is None and answer["unresolved_first_moves"]
+    assert answer["most_promising"] == answer["unresolved_first_moves"][0]

@@ -242,4 +242,4 @@ def _solve_over_workers(
         )
     finally:
         runner.close()
-    return EndgameResult(position, split.winner, list(split.moves), [], split.stats)
+    return split.result()

@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from cpsolver.endgame.answer import core_name, new_search
+from cpsolver.endgame.answer import EndgameResult, core_name, new_search
 from cpsolver.endgame.budget import MemoryBudget, OutOfMemory
 from cpsolver.endgame.solver import PASS as SEARCH_PASS
 from cpsolver.endgame.solver import state_of
@@ -144,7 +144,8 @@ def first_moves(
 
 @dataclass
 class SplitResult:
-    """The verdict of a position solved move by move: the winner, its winning moves, the work."""
+    """The verdict of a position solved move by move: the winner, its winning moves, the work,
+    and what was learnt of each first move."""
 
     position: Position
     winner: int | None
@@ -152,10 +153,22 @@ class SplitResult:
     decided: int  # root moves whose positions were decided
     total: int  # root moves
     stats: dict[str, Any] = field(default_factory=dict)
+    known: dict[str, int] = field(default_factory=dict)  # a move decided: the side that wins
+    unresolved: list[str] = field(default_factory=list)  # the rest, in the search's order
 
-    def as_dict(self) -> dict[str, Any]:
-        """The JSON of ``cpsolver endgame --workers N --json``."""
-        return {"winner": self.winner, "moves": self.moves, "line": [], "stats": self.stats}
+    def result(self) -> EndgameResult:
+        """The answer as one search gives it (no line: that needs one search): with no
+        verdict, the first moves settled and those not, most promising first."""
+        known, unresolved = (self.known, self.unresolved) if self.winner is None else ({}, [])
+        return EndgameResult(
+            self.position,
+            self.winner,
+            list(self.moves),
+            [],
+            self.stats,
+            known=dict(known),
+            unresolved=list(unresolved),
+        )
 
 
 def solve_split(
@@ -179,12 +192,13 @@ def solve_split(
     deadline = None if time_limit is None else time.time() + time_limit
     mover = position.side_of(position.turn)
     run = uuid.uuid4().hex
+    tried = first_moves(position, rules, False, core)
     children = []
-    for play in first_moves(position, rules, all_moves, core):
+    for play in first_moves(position, rules, True) if all_moves else tried:
         after = position.after(play)
         children.append(
             _Child(
-                PASS if play is None else str(play),
+                _name(play),
                 None if after is None else position_as_dict(after, rules),
                 *rules_text,
                 deadline,
@@ -194,6 +208,7 @@ def solve_split(
             )
         )
     winning: list[str] = []
+    known: dict[str, int] = {}
     decided = nodes = 0
     try:
         for move, winner, searched in runner.run(_solve_child, children):
@@ -201,6 +216,7 @@ def solve_split(
             if winner is None:
                 continue
             decided += 1
+            known[move] = mover if winner == -1 else winner
             if winner in (-1, mover):
                 winning.append(move)
                 if not all_moves:
@@ -222,4 +238,16 @@ def solve_split(
         "root_moves_decided": decided,
         "seconds": round(time.perf_counter() - started, 6),
     }
-    return SplitResult(position, verdict, winning, decided, len(children), stats)
+    # The search's order first: with every legal move given out, the moves it leaves out last.
+    rank = {_name(play): index for index, play in enumerate(tried)}
+    unresolved = sorted(
+        (child.move for child in children if child.move not in known),
+        key=lambda move: rank.get(move, len(rank)),
+    )
+    known = {child.move: known[child.move] for child in children if child.move in known}
+    return SplitResult(position, verdict, winning, decided, len(children), stats, known, unresolved)
+
+
+def _name(play: Play | None) -> str:
+    """A first move as the workers' tasks and the answer name it."""
+    return PASS if play is None else str(play)
