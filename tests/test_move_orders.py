@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from test_kickers import CORES
@@ -106,3 +107,32 @@ def test_an_unknown_order_is_refused(core: str) -> None:
     state = state_of(search, _positions(1, "orders-bad")[0])
     with pytest.raises(ValueError):
         search.proves(*state, 0, 1, False, 2)
+
+
+def _record_orders(search: Tree, seen: set[int]) -> None:
+    """Record in ``seen`` the move order of every narrow question ``search`` asks."""
+    ask = search._ask
+
+    def asked(state: State, question: tuple[int, int], *rest: Any) -> int | None:
+        seen.add(question[1])
+        return ask(state, question, *rest)
+
+    search._ask = asked  # type: ignore[method-assign]
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_decided_without_the_second_order_its_questions_are_in_one_order_and_agree(
+    core: str,
+) -> None:
+    rng = random.Random("orders-one")
+    seen: dict[bool, set[int]] = {False: set(), True: set()}
+    for _ in range(30):
+        position = random_position(rng, ((6, 9), (5, 8), (5, 8)), 0.3)
+        exact = Search(3)
+        mover_wins = exact.wins(*state_of(exact, position))
+        for second_order in (False, True):
+            search = new_search(3, core=core)
+            _record_orders(search, seen[second_order])
+            decided = search.decide(state_of(search, position), second_order=second_order)
+            assert decided[0] == mover_wins, position
+    assert seen == {False: {ORDER_DEFAULT}, True: {ORDER_DEFAULT, ORDER_LEFT_PASSES}}

@@ -303,7 +303,9 @@ class Tree:
             self.order == ORDER_LEFT_PASSES and turn == 1 and by == 0 and self.players == 3
         )
 
-    def decide(self, state: State, split: bool = True) -> tuple[bool, int | None]:
+    def decide(
+        self, state: State, split: bool = True, second_order: bool = True
+    ) -> tuple[bool, int | None]:
         """Whether the side to move wins at ``state``, and the width that decided (None: all).
 
         Widening. The plain search (:meth:`wins`), when a node's first move
@@ -334,6 +336,9 @@ class Tree:
 
         With ``split``, a three-player position that both sides leave open
         past width ``SPLIT_PAST`` is decided move by move (:meth:`_split`).
+        Without ``second_order``, the peasants are asked in the search's order
+        alone: so a worker decides a full deal's first moves faster
+        (:mod:`cpsolver.scale.split`).
         Raises what the search raises at its limits (out of time, out of memory).
         """
         mover = self.side[state[1]]
@@ -342,7 +347,7 @@ class Tree:
         # Each question is a prover side and a move order: each side's in the search's order,
         # and on three players the peasants' (side 1) with their first passing too.
         questions = [(mover, ORDER_DEFAULT), (1 - mover, ORDER_DEFAULT)]
-        if self.players == 3:
+        if self.players == 3 and second_order:
             questions.append((1, ORDER_LEFT_PASSES))
         side_share = {mover: MOVER_SHARE, 1 - mover: 1}
         share = {  # a question's share of the nodes, against the others'
@@ -360,7 +365,7 @@ class Tree:
             prover = question[0]
             width = WIDTHS[step[question]]
             if split and self.players == 3 and width > SPLIT_PAST:
-                return self._split(state)
+                return self._split(state, second_order)
             other = 1 - prover
             budget = None
             if any(side == other for side, _ in asking):
@@ -398,7 +403,7 @@ class Tree:
         finally:
             self.node_limit = None
 
-    def _split(self, state: State) -> tuple[bool, int | None]:
+    def _split(self, state: State, second_order: bool = True) -> tuple[bool, int | None]:
         """Decide ``state`` move by move: each position its moves lead to decided apart
         (:meth:`decide`, unsplit), in the search's order, until one wins for the mover.
 
@@ -415,7 +420,7 @@ class Tree:
             child = self.successor(state, move)
             if child is None:
                 break
-            mover_wins, width = self.decide(child, split=False)
+            mover_wins, width = self.decide(child, split=False, second_order=second_order)
             widest = None if width is None or widest is None else max(widest, width)
             if mover_wins == (self.side[child[1]] == side):
                 break
