@@ -118,8 +118,8 @@ def _solve_child(child: _Child) -> tuple[str, int | None, int]:
         before = search.nodes
         try:
             # Unsplit, as one search decides each of its first moves when it splits; the
-            # peasants in one order: on two workers, the full deals #2 and #9 of the
-            # speed page took half the time they took in two.
+            # peasants in one order: on two workers, full deals took half the time they
+            # took with both (the speed page's #2 and #9).
             mover_wins, _ = search.decide(
                 state_of(search, position), split=False, second_order=False
             )
