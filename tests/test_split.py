@@ -23,6 +23,9 @@ from cpsolver.scale.split import first_moves, solve_split
 
 RULES = standard_rules()
 TEXT = read_rules_text("standard")
+SMALL = ["34567TTJQK", "5899JQA2", "3668KKA"]  # three hands, eleven first moves
+# Deal #9 of the benchmark's full deals: undecided on one core after five minutes.
+DEAL_9 = ["4577889TTJJQQQKAA2BR", "333346667TJQKKAA2", "445556788999TJK22"]
 
 
 def _positions(count: int, seed: int) -> list[Position]:
@@ -114,7 +117,7 @@ def _children(position: Position, run: str) -> list[tuple[splitting._Child, Posi
 
 
 def test_a_worker_keeps_one_search_for_the_moves_of_a_run_and_frees_it_at_the_end() -> None:
-    position = Position.parse(["34567TTJQK", "5899JQA2", "3668KKA"])
+    position = Position.parse(SMALL)
     first, second = _children(position, "run one"), _children(position, "run two")
     kept = []
     for child, after in first:
@@ -129,11 +132,10 @@ def test_a_worker_keeps_one_search_for_the_moves_of_a_run_and_frees_it_at_the_en
 
 
 def test_a_search_stopped_at_its_deadline_is_not_kept() -> None:
-    easy, _ = _children(Position.parse(["34567TTJQK", "5899JQA2", "3668KKA"]), "stopped")[0]
+    easy, _ = _children(Position.parse(SMALL), "stopped")[0]
     splitting._solve_child(easy)
     assert splitting._kept is not None and splitting._kept.run == "stopped"
-    # Deal #9 of the benchmark's full deals: undecided on one core after five minutes.
-    deal = Position.parse(["4577889TTJJQQQKAA2BR", "333346667TJQKKAA2", "445556788999TJK22"])
+    deal = Position.parse(DEAL_9)
     hard = splitting._Child(
         "whole deal",
         position_as_dict(deal, RULES),
@@ -148,7 +150,7 @@ def test_a_search_stopped_at_its_deadline_is_not_kept() -> None:
 
 
 def test_a_task_finding_the_kept_search_busy_searches_with_one_of_its_own() -> None:
-    position = Position.parse(["34567TTJQK", "5899JQA2", "3668KKA"])
+    position = Position.parse(SMALL)
     splitting.forget_search()
     with splitting._kept_lock:  # another task of the same worker holds it
         results = [splitting._solve_child(child) for child, _ in _children(position, "busy")]
@@ -212,8 +214,7 @@ def test_stopped_it_says_which_first_moves_were_settled_and_which_not(all_moves:
 
 
 def test_the_command_over_workers_out_of_time_names_the_moves_not_settled() -> None:
-    deal = ["4577889TTJJQQQKAA2BR", "333346667TJQKKAA2", "445556788999TJK22"]
-    flags = [f for hand in deal for f in ("--hand", hand)] + ["--workers", "2", "--timeout", "1"]
+    flags = [f for hand in DEAL_9 for f in ("--hand", hand)] + ["--workers", "2", "--timeout", "1"]
     result = CliRunner().invoke(cli, ["endgame", *flags])
     assert result.exit_code == 3, result.output
     assert "not settled: " in result.output and "the most promising" in result.output

@@ -91,14 +91,17 @@ def _search_for(child: _Child, players: int, rules: RuleSet) -> Iterator[Tree]:
     """The search this process keeps for the child's run (a fresh one, not kept, where
     another task holds it)."""
     global _kept
+
+    def fresh() -> Tree:
+        return new_search(players, rules, None, MemoryBudget(child.memory), child.core)
+
     if not _kept_lock.acquire(blocking=False):
-        yield new_search(players, rules, None, MemoryBudget(child.memory), child.core)
+        yield fresh()
         return
     try:
         if _kept is None or _kept.run != child.run:
             _kept = None  # the last run's table goes before this one's grows
-            search = new_search(players, rules, None, MemoryBudget(child.memory), child.core)
-            _kept = _Kept(child.run, search)
+            _kept = _Kept(child.run, fresh())
         yield _kept.search
     finally:
         _kept_lock.release()
@@ -211,24 +214,21 @@ def solve_split(
                 run,
             )
         )
-    winning: list[str] = []
-    known: dict[str, int] = {}
-    decided = nodes = 0
+    found: dict[str, int] = {}  # a move decided: the side that wins after it
+    nodes = 0
     try:
         for move, winner, searched in runner.run(_solve_child, children):
             nodes += searched
             if winner is None:
                 continue
-            decided += 1
-            known[move] = mover if winner == -1 else winner
-            if winner in (-1, mover):
-                winning.append(move)
-                if not all_moves:
-                    break
+            found[move] = mover if winner == -1 else winner
+            if found[move] == mover and not all_moves:
+                break
     finally:
         runner.everywhere(forget_search)
-    order = {child.move: index for index, child in enumerate(children)}
-    winning.sort(key=order.__getitem__)
+    known = {child.move: found[child.move] for child in children if child.move in found}
+    winning = [move for move, side in known.items() if side == mover]
+    decided = len(known)
     if winning:
         verdict: int | None = mover
     elif decided == len(children):
@@ -248,7 +248,6 @@ def solve_split(
         (child.move for child in children if child.move not in known),
         key=lambda move: rank.get(move, len(rank)),
     )
-    known = {child.move: known[child.move] for child in children if child.move in known}
     return SplitResult(position, verdict, winning, decided, len(children), stats, known, unresolved)
 
 
