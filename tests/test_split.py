@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from cpsolver.cli import cli
 from cpsolver.endgame import solve
+from cpsolver.endgame.answer import new_search
 from cpsolver.io.positionformat import position_as_dict
 from cpsolver.io.positiongen import random_position
 from cpsolver.io.rulefiles import read_rules_text
@@ -19,6 +20,7 @@ from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import standard_rules
 from cpsolver.scale import split as splitting
 from cpsolver.scale.parallel import DaskRunner, InProcess, LocalPool
+from cpsolver.scale.sharing import Sharing
 from cpsolver.scale.split import first_moves, solve_split
 
 RULES = standard_rules()
@@ -155,7 +157,7 @@ def test_a_task_finding_the_kept_search_busy_searches_with_one_of_its_own() -> N
     with splitting._kept_lock:  # another task of the same worker holds it
         results = [splitting._solve_child(child) for child, _ in _children(position, "busy")]
     assert splitting._kept is None
-    landlord_wins = any(winner == 0 for _, winner, _ in results)
+    landlord_wins = any(winner == 0 for _, winner, _, _ in results)
     assert solve(position, RULES).winner == (0 if landlord_wins else 1)
 
 
@@ -181,9 +183,9 @@ class _Stopping(InProcess):
     def __init__(self, solved: int) -> None:
         self.solved = solved
 
-    def run(self, function, chunks, lost=None):  # type: ignore[no-untyped-def]
+    def run(self, function, chunks, lost=None, per_worker=1):  # type: ignore[no-untyped-def]
         for number, chunk in enumerate(chunks):
-            yield function(chunk) if number < self.solved else (chunk.move, None, 0)
+            yield function(chunk) if number < self.solved else (chunk.move, None, 0, chunk.branch)
 
 
 @pytest.mark.parametrize("all_moves", [False, True], ids=["tried", "all"])
@@ -221,3 +223,90 @@ def test_the_command_over_workers_out_of_time_names_the_moves_not_settled() -> N
     answer = json.loads(CliRunner().invoke(cli, ["endgame", *flags, "--json"]).output)
     assert answer["winner"] is None and answer["unresolved_first_moves"]
     assert answer["most_promising"] == answer["unresolved_first_moves"][0]
+
+
+class _OutOfOrder(InProcess):
+    """Up to ``in_flight`` tasks at once, finished in a random order (the first given out,
+    with ``slow_first``, only once nothing else is left): as workers finish, a hard move last."""
+
+    def __init__(self, seed: int, in_flight: int = 3, slow_first: bool = False) -> None:
+        self.rng = random.Random(seed)
+        self.in_flight = in_flight
+        self.slow_first = slow_first
+
+    def run(self, function, chunks, lost=None, per_worker=1):  # type: ignore[no-untyped-def]
+        source = iter(chunks)
+        flight: list = []
+        slow = next(source, None) if self.slow_first else None
+        while True:
+            while len(flight) < self.in_flight and (chunk := next(source, None)) is not None:
+                flight.append(chunk)
+            if not flight:
+                if slow is None:
+                    return
+                flight, slow = [slow], None
+            yield function(flight.pop(self.rng.randrange(len(flight))))
+
+
+@pytest.mark.parametrize("all_moves", [False, True], ids=["tried", "all"])
+def test_moves_after_an_unsettled_one_settle_it_as_its_own_search_would(all_moves: bool) -> None:
+    deeper = 0
+    rng = random.Random(21)
+    for number in range(30):
+        position = random_position(rng, ((4, 8), (3, 7), (3, 7)), 0.3)
+        alone = solve(position, RULES, all_moves=True)
+        runner = _OutOfOrder(number, slow_first=number % 2 == 0)
+        split = solve_split(position, RULES, TEXT, runner, all_moves=all_moves)
+        assert split.winner == alone.winner
+        if all_moves:
+            assert sorted(split.moves) == sorted(map(str, alone.moves))
+        else:
+            assert set(split.moves) <= set(map(str, alone.moves))
+        for move, side in split.known.items():  # each settled first move, whoever settled it
+            play = next(p for p in first_moves(position, RULES, True) if splitting._name(p) == move)
+            after = position.after(play)
+            assert side == (alone.winner if after is None else solve(after, RULES).winner)
+        deeper += split.stats["tasks"] > split.stats["root_moves"]
+    assert deeper >= 10  # free workers went below the root's moves, not a rare case
+
+
+def test_a_free_worker_takes_the_moves_after_the_unsettled_move_given_out_first() -> None:
+    position = Position.parse(SMALL)
+    orders = new_search(3, RULES)
+    sharing = Sharing(lambda at: splitting._tried(orders, at))
+    roots = [
+        sharing.add_root_move(str(play), position.after(play), 0)
+        for play in first_moves(position, RULES)
+    ]
+    for root in roots:
+        sharing.give(root)
+    sharing.settle(roots[0], 1)
+    stolen = sharing.steal()
+    assert stolen is not None and stolen.parent is roots[1] and stolen.depth == 1
+    after = roots[1].position
+    assert after is not None and roots[1].children is not None
+    assert [child.position for child in roots[1].children] == [
+        after.after(play) for play in first_moves(after, RULES)
+    ]
+    # Its moves all lose for the side to move there: the first move is settled by them.
+    mover = after.side_of(after.turn)
+    for child in roots[1].children:
+        sharing.settle(child, 1 - mover)
+    assert roots[1].winner == 1 - mover
+    assert all(not child.live() for child in roots[1].children)
+    stolen = sharing.steal()
+    assert stolen is not None and stolen.parent is roots[2]
+
+
+def test_a_run_that_ended_stops_its_late_tasks_and_keeps_no_search() -> None:
+    position = Position.parse(SMALL)
+    (child, _), *_ = _children(position, "ended")
+    splitting._solve_child(child)
+    assert splitting._kept is not None
+    kept = splitting._kept.search
+    splitting.forget_search("another run")  # not this run's search: kept
+    assert splitting._kept is not None and splitting._kept.search is kept
+    splitting.forget_search("ended")
+    assert splitting._kept is None and kept.deadline == 0.0  # a task still on it stops
+    splitting._solve_child(child)  # a late task of the run: answers, keeps nothing
+    assert splitting._kept is None

@@ -27,6 +27,7 @@ R = TypeVar("R")
 
 
 MAX_TRIES = 3  # a chunk whose worker dies this many times is given up (an error record)
+IN_FLIGHT = 4  # chunks a worker in flight by default: none waits for the next to be read
 NO_WORKERS_TIMEOUT = 60.0  # seconds a Dask cluster may have no workers before the run fails
 
 
@@ -39,6 +40,9 @@ class Runner(Protocol):
 
     A chunk whose worker dies is retried; after :data:`MAX_TRIES` deaths it is
     handed to ``lost`` (chunk, reason), whose result stands in for the chunk's.
+    ``chunks`` is read lazily, at most ``per_worker`` chunks a worker in
+    flight: one a worker lets a caller choose each next chunk from what the
+    results so far say.
     """
 
     def run(
@@ -46,6 +50,7 @@ class Runner(Protocol):
         function: Callable[[T], R],
         chunks: Iterable[T],
         lost: Callable[[T, str], R] | None = None,
+        per_worker: int = IN_FLIGHT,
     ) -> Iterator[R]: ...
 
     def everywhere(self, function: Callable[[], object]) -> None:
@@ -64,6 +69,7 @@ class InProcess:
         function: Callable[[T], R],
         chunks: Iterable[T],
         lost: Callable[[T, str], R] | None = None,
+        per_worker: int = IN_FLIGHT,
     ) -> Iterator[R]:
         return (function(chunk) for chunk in chunks)
 
@@ -117,6 +123,7 @@ class LocalPool:
         function: Callable[[T], R],
         chunks: Iterable[T],
         lost: Callable[[T, str], R] | None = None,
+        per_worker: int = IN_FLIGHT,
     ) -> Iterator[R]:
         source = iter(chunks)
         retries: deque[tuple[T, int]] = deque()  # chunks whose worker died, with their deaths
@@ -124,7 +131,7 @@ class LocalPool:
         exhausted = False
         while True:
             suspects = retries or any(deaths for _, deaths in pending.values())
-            while len(pending) < (1 if suspects else 4 * self.workers):
+            while len(pending) < (1 if suspects else per_worker * self.workers):
                 if retries:
                     chunk, deaths = retries.popleft()
                 else:
@@ -223,6 +230,7 @@ class DaskRunner:
         function: Callable[[T], R],
         chunks: Iterable[T],
         lost: Callable[[T, str], R] | None = None,
+        per_worker: int = IN_FLIGHT,
     ) -> Iterator[R]:
         from dask.distributed import as_completed
         from distributed.scheduler import KilledWorker
@@ -235,7 +243,8 @@ class DaskRunner:
             submitted[future] = chunk
             return future
 
-        completed = as_completed([submit(chunk) for chunk in islice(source, 4 * self.workers)])
+        first = islice(source, per_worker * self.workers)
+        completed = as_completed([submit(chunk) for chunk in first])
         alone_since: float | None = None
         checked = time.monotonic()
         while not completed.is_empty():

@@ -14,7 +14,9 @@ lower one is worth as much as) are each worth no more than one kept, so when
 every move kept loses, so does every move.
 
 All workers share one deadline. A move whose position runs out of time
-leaves the verdict unknown only if no other move wins.
+leaves the verdict unknown only if no other move wins. Tasks go out one a
+worker, as workers come free; once every root move is given out, a free
+worker takes the moves after an unsettled one (:mod:`cpsolver.scale.sharing`).
 
 Each worker keeps its search, and the search's table, from one move to the
 next of the same run: the positions after two first moves share much of their
@@ -28,9 +30,11 @@ from __future__ import annotations
 import threading
 import time
 import uuid
+from collections import deque
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from cpsolver.endgame.answer import EndgameResult, core_name, new_search
@@ -45,6 +49,7 @@ from cpsolver.rules.plays import Play
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet
 from cpsolver.scale.parallel import Runner
+from cpsolver.scale.sharing import Branch, Sharing
 
 PASS = "pass"
 
@@ -61,6 +66,7 @@ class _Child:
     memory: int | None
     core: str
     run: str  # the run's own name: a worker keeps its search for the run's moves
+    branch: int = 0  # its position's number in the run's tree (:mod:`cpsolver.scale.sharing`)
 
 
 @dataclass
@@ -73,10 +79,24 @@ _kept: _Kept | None = None  # this process's search, kept for the next move of t
 _kept_lock = threading.Lock()  # one task at a time uses it (a Dask worker may run several)
 
 
-def forget_search() -> None:
-    """Free the search this process kept for a run (a task still using it keeps it until done)."""
+_ended: deque[str] = deque(maxlen=64)  # runs that ended here: their late tasks keep no search
+
+
+def forget_search(run: str | None = None) -> None:
+    """Free the search this process kept for ``run`` (None: for any run).
+
+    A task of ``run`` still searching with it stops at its next read of the
+    clock, and a task of ``run`` that starts later keeps no search: once a
+    run has its answer, the tasks it gave out and no longer needs end soon
+    and hold nothing (a Dask worker cannot be made to drop a running task).
+    """
     global _kept
-    _kept = None
+    if run is not None:
+        _ended.append(run)
+    kept = _kept
+    if kept is not None and (run is None or kept.run == run):
+        kept.search.deadline = 0.0  # past: the search stops where it stands
+        _kept = None
 
 
 def _drop(search: Tree) -> None:
@@ -95,7 +115,7 @@ def _search_for(child: _Child, players: int, rules: RuleSet) -> Iterator[Tree]:
     def fresh() -> Tree:
         return new_search(players, rules, None, MemoryBudget(child.memory), child.core)
 
-    if not _kept_lock.acquire(blocking=False):
+    if child.run in _ended or not _kept_lock.acquire(blocking=False):
         yield fresh()
         return
     try:
@@ -107,15 +127,15 @@ def _search_for(child: _Child, players: int, rules: RuleSet) -> Iterator[Tree]:
         _kept_lock.release()
 
 
-def _solve_child(child: _Child) -> tuple[str, int | None, int]:
-    """(move, the side that wins after it or None, nodes searched)."""
+def _solve_child(child: _Child) -> tuple[str, int | None, int, int]:
+    """(move, the side that wins after it or None, nodes searched, the child's branch)."""
     if child.position is None:
-        return child.move, -1, 0  # the mover is out: its side has won
+        return child.move, -1, 0, child.branch  # the mover is out: its side has won
     rules = rules_from_toml(child.rules_toml, child.rules_source)
     position = position_from_dict(child.position, rules)
     left = None if child.deadline is None else child.deadline - time.time()
     if left is not None and left <= 0:
-        return child.move, None, 0
+        return child.move, None, 0, child.branch
     with _search_for(child, position.players, rules) as search:
         search.deadline = None if left is None else time.perf_counter() + left
         before = search.nodes
@@ -128,9 +148,9 @@ def _solve_child(child: _Child) -> tuple[str, int | None, int]:
             )
         except (OutOfTime, OutOfMemory):
             _drop(search)
-            return child.move, None, search.nodes - before
+            return child.move, None, search.nodes - before, child.branch
     mover = position.side_of(position.turn)
-    return child.move, mover if mover_wins else 1 - mover, search.nodes - before
+    return child.move, mover if mover_wins else 1 - mover, search.nodes - before, child.branch
 
 
 def first_moves(
@@ -142,7 +162,11 @@ def first_moves(
     """
     if all_moves:
         return list(generator(rules).moves(position.hands[position.turn], position.table))
-    search = new_search(len(position.hands), rules, core=core)
+    return _tried(new_search(len(position.hands), rules, core=core), position)
+
+
+def _tried(search: Tree, position: Position) -> list[Play | None]:
+    """The moves ``search`` tries at ``position``, in its order (None: the pass)."""
     return [
         None if move == SEARCH_PASS else search.play(move)
         for move in search.tried_moves(state_of(search, position))
@@ -199,56 +223,74 @@ def solve_split(
     deadline = None if time_limit is None else time.time() + time_limit
     mover = position.side_of(position.turn)
     run = uuid.uuid4().hex
-    tried = first_moves(position, rules, False, core)
-    children = []
-    for play in first_moves(position, rules, True) if all_moves else tried:
-        after = position.after(play)
-        children.append(
-            _Child(
-                _name(play),
-                None if after is None else position_as_dict(after, rules),
-                *rules_text,
-                deadline,
-                memory,
-                core,
-                run,
-            )
+    orders = new_search(len(position.hands), rules, core=core)  # the moves, in its order
+    tried = _tried(orders, position)
+    sharing = Sharing(lambda at: _tried(orders, at))
+    roots = [
+        sharing.add_root_move(_name(play), position.after(play), mover)
+        for play in (first_moves(position, rules, True) if all_moves else tried)
+    ]
+
+    def task(branch: Branch) -> _Child:
+        after = branch.position
+        return _Child(
+            branch.root_move,
+            None if after is None else position_as_dict(after, rules),
+            *rules_text,
+            deadline,
+            memory,
+            core,
+            run,
+            branch.number,
         )
-    found: dict[str, int] = {}  # a move decided: the side that wins after it
+
+    def tasks() -> Iterator[_Child]:
+        for branch in roots:
+            sharing.give(branch)
+            yield task(branch)
+        # Every root move given out: a free worker takes a move after an unsettled one.
+        while deadline is None or time.time() < deadline:
+            stolen = sharing.steal()
+            if stolen is None:
+                return
+            yield task(stolen)
+
     nodes = 0
     try:
-        for move, winner, searched in runner.run(_solve_child, children):
+        for _, winner, searched, number in runner.run(_solve_child, tasks(), per_worker=1):
             nodes += searched
-            if winner is None:
-                continue
-            found[move] = mover if winner == -1 else winner
-            if found[move] == mover and not all_moves:
+            branch = sharing.branches[number]
+            sharing.settle(branch, branch.side_before if winner == -1 else winner)
+            if all(root.winner is not None for root in roots) or (
+                not all_moves and any(root.winner == mover for root in roots)
+            ):
                 break
     finally:
-        runner.everywhere(forget_search)
-    known = {child.move: found[child.move] for child in children if child.move in found}
+        runner.everywhere(partial(forget_search, run))
+    known = {root.root_move: root.winner for root in roots if root.winner is not None}
     winning = [move for move, side in known.items() if side == mover]
     decided = len(known)
     if winning:
         verdict: int | None = mover
-    elif decided == len(children):
+    elif decided == len(roots):
         verdict = 1 - mover
     else:
         verdict = None  # no winning move found, and some moves undecided
     stats = {
         "core": core,
         "nodes": nodes,
-        "root_moves": len(children),
+        "root_moves": len(roots),
         "root_moves_decided": decided,
+        "tasks": sum(branch.given for branch in sharing.branches),
         "seconds": round(time.perf_counter() - started, 6),
     }
     # The search's order first: with every legal move given out, the moves it leaves out last.
     rank = {_name(play): index for index, play in enumerate(tried)}
     unresolved = sorted(
-        (child.move for child in children if child.move not in known),
+        (root.root_move for root in roots if root.root_move not in known),
         key=lambda move: rank.get(move, len(rank)),
     )
-    return SplitResult(position, verdict, winning, decided, len(children), stats, known, unresolved)
+    return SplitResult(position, verdict, winning, decided, len(roots), stats, known, unresolved)
 
 
 def _name(play: Play | None) -> str:
