@@ -97,7 +97,7 @@ def test_the_command_over_two_workers_and_its_bad_options() -> None:
     run = CliRunner().invoke
     result = run(cli, ["endgame", "--hand", "KK 3", "--hand", "QQ 4", "--workers", "2", "--all"])
     assert result.exit_code == 0 and result.output.startswith("the first player (hand 0) wins")
-    assert "first moves decided" in result.output
+    assert "first moves decided in" in result.output and "tasks" in result.output
     result = run(
         cli, ["endgame", "--hand", "KK 3", "--hand", "QQ 4", "--workers", "2", "--proof", "p.json"]
     )
