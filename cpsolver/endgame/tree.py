@@ -36,8 +36,8 @@ LEAST_BUDGET = 10_000
 
 # How many nodes the side to move may spend on its narrow questions for each one the other side
 # spends on its own (:meth:`Tree.decide`): the side to move wins most of the positions decided
-# (a split decides the mover's losing moves first). 16 did better than 1, 2, 4 and 8 on the
-# full deals of ``benchmarks/endgame.py --only deals3``.
+# (a split decides the mover's losing moves first). 16 did better than 1, 2, 4, 8, 64 and 256
+# on the full deals of ``benchmarks/endgame.py --only deals3``.
 MOVER_SHARE = 16
 
 # The move orders a narrow question may try a node's moves in (:meth:`Tree.passes_first`). In
