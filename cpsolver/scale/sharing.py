@@ -62,7 +62,7 @@ class Sharing:
     """The split's tree of positions, and which to give to a free worker next."""
 
     moves_of: MovesOf
-    most_depth: int = 8  # moves below a root move that a free worker may go to
+    most_depth: int = 8  # moves below a root move a free worker may go to: no smaller tasks
     branches: list[Branch] = field(default_factory=list)
     _given: list[Branch] = field(default_factory=list)  # in the order they were given out
 
@@ -107,9 +107,9 @@ class Sharing:
         moves after those.
         """
         for branch in self._given:
-            if branch.stopped or not branch.live() or branch.depth >= self.most_depth:
+            if branch.position is None or branch.stopped or branch.depth >= self.most_depth:
                 continue
-            if branch.position is None:
+            if not branch.live():
                 continue
             if branch.children is None:
                 self._split(branch)
