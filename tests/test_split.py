@@ -108,9 +108,7 @@ def _children(position: Position, run: str) -> list[tuple[splitting._Child, Posi
     """The workers' tasks of one run, each with the position after its move."""
     return [
         (
-            splitting._Child(
-                str(play), position_as_dict(after, RULES), *TEXT, None, None, "auto", run
-            ),
+            splitting._Child(position_as_dict(after, RULES), *TEXT, None, None, "auto", run),
             after,
         )
         for play in first_moves(position, RULES, all_moves=True)
@@ -123,7 +121,7 @@ def test_a_worker_keeps_one_search_for_the_moves_of_a_run_and_frees_it_at_the_en
     first, second = _children(position, "run one"), _children(position, "run two")
     kept = []
     for child, after in first:
-        assert splitting._solve_child(child)[1] == solve(after, RULES, strategy=False).winner
+        assert splitting._solve_child(child)[0] == solve(after, RULES, strategy=False).winner
         assert splitting._kept is not None and splitting._kept.run == "run one"
         kept.append(splitting._kept.search)
     assert len(first) > 2 and all(search is kept[0] for search in kept)
@@ -139,7 +137,6 @@ def test_a_search_stopped_at_its_deadline_is_not_kept() -> None:
     assert splitting._kept is not None and splitting._kept.run == "stopped"
     deal = Position.parse(DEAL_9)
     hard = splitting._Child(
-        "whole deal",
         position_as_dict(deal, RULES),
         *TEXT,
         time.time() + 0.3,
@@ -147,7 +144,7 @@ def test_a_search_stopped_at_its_deadline_is_not_kept() -> None:
         "auto",
         "stopped",
     )
-    assert splitting._solve_child(hard)[1] is None
+    assert splitting._solve_child(hard)[0] is None
     assert splitting._kept is None
 
 
@@ -157,7 +154,7 @@ def test_a_task_finding_the_kept_search_busy_searches_with_one_of_its_own() -> N
     with splitting._kept_lock:  # another task of the same worker holds it
         results = [splitting._solve_child(child) for child, _ in _children(position, "busy")]
     assert splitting._kept is None
-    landlord_wins = any(winner == 0 for _, winner, _, _ in results)
+    landlord_wins = any(winner == 0 for winner, _, _ in results)
     assert solve(position, RULES).winner == (0 if landlord_wins else 1)
 
 
@@ -185,7 +182,7 @@ class _Stopping(InProcess):
 
     def run(self, function, chunks, lost=None, per_worker=1):  # type: ignore[no-untyped-def]
         for number, chunk in enumerate(chunks):
-            yield function(chunk) if number < self.solved else (chunk.move, None, 0, chunk.branch)
+            yield function(chunk) if number < self.solved else (None, 0, chunk.branch)
 
 
 @pytest.mark.parametrize("all_moves", [False, True], ids=["tried", "all"])
@@ -310,3 +307,13 @@ def test_a_run_that_ended_stops_its_late_tasks_and_keeps_no_search() -> None:
     assert splitting._kept is None and kept.deadline == 0.0  # a task still on it stops
     splitting._solve_child(child)  # a late task of the run: answers, keeps nothing
     assert splitting._kept is None
+
+
+def test_a_first_move_that_empties_the_hand_wins_without_a_task() -> None:
+    position = Position.parse(["KK", "QQ 4"])
+    split = solve_split(position, RULES, TEXT, _Stopping(0), all_moves=False)
+    assert split.winner == 0 and split.moves == ["KK"] and split.stats["tasks"] == 0
+    split = solve_split(position, RULES, TEXT, InProcess(), all_moves=True)
+    alone = solve(position, RULES, all_moves=True)
+    assert split.winner == 0 and sorted(split.moves) == sorted(map(str, alone.moves))
+    assert split.stats["tasks"] == split.stats["root_moves"] - 1  # KK asked of no worker

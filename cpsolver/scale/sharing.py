@@ -40,7 +40,6 @@ class Branch:
     root_move: str  # the root's move above it (its own, for a root move)
     position: Position | None  # None: the move into it emptied the mover's hand
     parent: Branch | None  # None for the root's moves: the root is settled by the caller
-    side_before: int  # the side of the player whose move led here
     winner: int | None = None  # the side that wins here, once known
     stopped: bool = False  # its task came back without an answer (a limit): not split
     given: bool = False  # its position went to a worker (a root move's, or a stolen one)
@@ -67,14 +66,17 @@ class Sharing:
     _given: list[Branch] = field(default_factory=list)  # in the order they were given out
 
     def add_root_move(self, name: str, after: Position | None, side: int) -> Branch:
-        """A root move (its name, the position after it, the side of the player making it)."""
+        """A root move (its name, the position after it, the side of the player making it),
+        settled for that side at once where it empties the mover's hand."""
         return self._add(name, after, None, side, 0)
 
     def _add(
         self, name: str, after: Position | None, parent: Branch | None, side: int, depth: int
     ) -> Branch:
-        branch = Branch(len(self.branches), name, after, parent, side, depth=depth)
+        branch = Branch(len(self.branches), name, after, parent, depth=depth)
         self.branches.append(branch)
+        if after is None:  # out of cards: the mover has won
+            self.settle(branch, side)
         return branch
 
     def give(self, branch: Branch) -> None:
@@ -92,8 +94,9 @@ class Sharing:
         while node is not None and node.winner is None:
             node.winner = winner
             parent = node.parent
-            if parent is None or parent.position is None or parent.children is None:
+            if parent is None:
                 return
+            assert parent.position is not None and parent.children is not None
             mover = parent.position.side_of(parent.position.turn)
             if winner != mover and any(child.winner != winner for child in parent.children):
                 return  # the mover may still win by another move
@@ -129,9 +132,6 @@ class Sharing:
         branch.children = []
         for play in self.moves_of(position):
             after = position.after(play)
-            child = self._add(branch.root_move, after, branch, mover, branch.depth + 1)
-            branch.children.append(child)
-        for child in branch.children:
-            if child.position is None:  # out of cards: the mover has won
-                self.settle(child, mover)
-                break
+            branch.children.append(
+                self._add(branch.root_move, after, branch, mover, branch.depth + 1)
+            )

@@ -56,10 +56,9 @@ PASS = "pass"
 
 @dataclass(frozen=True)
 class _Child:
-    """One root move's question, as a worker gets it: plain data, no solver objects."""
+    """One position's question, as a worker gets it: plain data, no solver objects."""
 
-    move: str
-    position: dict[str, Any] | None  # None: the move empties the hand, a win at once
+    position: dict[str, Any]
     rules_toml: str
     rules_source: str
     deadline: float | None  # time.time(): one clock for every process
@@ -127,15 +126,13 @@ def _search_for(child: _Child, players: int, rules: RuleSet) -> Iterator[Tree]:
         _kept_lock.release()
 
 
-def _solve_child(child: _Child) -> tuple[str, int | None, int, int]:
-    """(move, the side that wins after it or None, nodes searched, the child's branch)."""
-    if child.position is None:
-        return child.move, -1, 0, child.branch  # the mover is out: its side has won
+def _solve_child(child: _Child) -> tuple[int | None, int, int]:
+    """(the side that wins the child's position or None, nodes searched, the child's branch)."""
     rules = rules_from_toml(child.rules_toml, child.rules_source)
     position = position_from_dict(child.position, rules)
     left = None if child.deadline is None else child.deadline - time.time()
     if left is not None and left <= 0:
-        return child.move, None, 0, child.branch
+        return None, 0, child.branch
     with _search_for(child, position.players, rules) as search:
         search.deadline = None if left is None else time.perf_counter() + left
         before = search.nodes
@@ -148,9 +145,9 @@ def _solve_child(child: _Child) -> tuple[str, int | None, int, int]:
             )
         except (OutOfTime, OutOfMemory):
             _drop(search)
-            return child.move, None, search.nodes - before, child.branch
+            return None, search.nodes - before, child.branch
     mover = position.side_of(position.turn)
-    return child.move, mover if mover_wins else 1 - mover, search.nodes - before, child.branch
+    return mover if mover_wins else 1 - mover, search.nodes - before, child.branch
 
 
 def first_moves(
@@ -231,11 +228,15 @@ def solve_split(
         for play in (first_moves(position, rules, True) if all_moves else tried)
     ]
 
+    def done() -> bool:
+        return all(root.winner is not None for root in roots) or (
+            not all_moves and any(root.winner == mover for root in roots)
+        )
+
     def task(branch: Branch) -> _Child:
-        after = branch.position
+        assert branch.position is not None  # settled at once where the move empties the hand
         return _Child(
-            branch.root_move,
-            None if after is None else position_as_dict(after, rules),
+            position_as_dict(branch.position, rules),
             *rules_text,
             deadline,
             memory,
@@ -246,8 +247,9 @@ def solve_split(
 
     def tasks() -> Iterator[_Child]:
         for branch in roots:
-            sharing.give(branch)
-            yield task(branch)
+            if branch.winner is None:
+                sharing.give(branch)
+                yield task(branch)
         # Every root move given out: a free worker takes a move after an unsettled one.
         while deadline is None or time.time() < deadline:
             stolen = sharing.steal()
@@ -256,17 +258,15 @@ def solve_split(
             yield task(stolen)
 
     nodes = 0
-    try:
-        for _, winner, searched, number in runner.run(_solve_child, tasks(), per_worker=1):
-            nodes += searched
-            branch = sharing.branches[number]
-            sharing.settle(branch, branch.side_before if winner == -1 else winner)
-            if all(root.winner is not None for root in roots) or (
-                not all_moves and any(root.winner == mover for root in roots)
-            ):
-                break
-    finally:
-        runner.everywhere(partial(forget_search, run))
+    if not done():
+        try:
+            for winner, searched, number in runner.run(_solve_child, tasks(), per_worker=1):
+                nodes += searched
+                sharing.settle(sharing.branches[number], winner)
+                if done():
+                    break
+        finally:
+            runner.everywhere(partial(forget_search, run))
     known = {root.root_move: root.winner for root in roots if root.winner is not None}
     winning = [move for move, side in known.items() if side == mover]
     decided = len(known)
