@@ -181,6 +181,8 @@ class PackedRules:
             if (hand >> (4 * r)) & 0xF and not (coverable >> (4 * r)) & 0xF
         )
         memo: dict[int, Move | None] = {}
+        count = self._card_count(hand, safe)
+        could_cover = count.could_cover
 
         def cover(left: int) -> Move | None:
             """A safe play holding the lowest card of ``left`` that starts a safe split."""
@@ -188,6 +190,8 @@ class PackedRules:
                 return memo[left]
             lowest = 0xF << (4 * (((left & -left).bit_length() - 1) // 4))
             memo[left] = None
+            if not could_cover(left):
+                return None
             for play in safe:
                 packed = packed_of[play]
                 if packed & lowest and _contains(left, packed):
@@ -197,14 +201,20 @@ class PackedRules:
                         break
             return memo[left]
 
+        # Where the whole hand fails the count, so does what a last play holding none of the
+        # ranks only kickers take leaves: as many such cards, no more to carry them.
+        must_take = 0 if could_cover(hand) else count.kicker_only
         found: tuple[Move, ...] | None = None
         if uncovered:
             lasts = [p for p in plays if _holds_all(packed_of[p], hand, uncovered)]
         else:
             lasts = [PASS, *plays]
         for last in lasts:
-            rest = hand - (packed_of[last] if last != PASS else 0)
-            if rest and cover(rest) is None:
+            taken = packed_of[last] if last != PASS else 0
+            if must_take and not taken & must_take:
+                continue
+            rest = hand - taken
+            if rest and (not could_cover(rest) or cover(rest) is None):
                 continue
             steps = []
             while rest:
@@ -218,6 +228,26 @@ class PackedRules:
             break
         self._runs_out[key] = found
         return found
+
+    def _card_count(self, hand: int, safe: list[Move]) -> CardCount:
+        """What bounds a split of part of ``hand`` into the ``safe`` plays (see CardCount)."""
+        count = CardCount()
+        cores = 0
+        for play in safe:
+            shape = self._pattern[play]
+            if shape is None or not shape.kicker_size:
+                cores |= self.packed_of[play]
+                continue
+            top, chain = self.play_of[play].rank, self.play_of[play].chain
+            for rank in range(top - chain + 1, top + 1):
+                cores |= 0xF << (4 * rank)
+                count.width[rank] = min(count.width[rank], shape.width)
+                count.units[rank] = max(count.units[rank], shape.kickers_per_link)
+            count.most_kicker = max(count.most_kicker, shape.kicker_size)
+        for rank in range(RANK_COUNT):
+            if (hand >> (4 * rank)) & 0xF and not (cores >> (4 * rank)) & 0xF:
+                count.kicker_only |= 0xF << (4 * rank)
+        return count
 
     def _ordered_plays(self, hand: int) -> list[Move]:
         """The plays to lead from ``hand``, most promising first."""
@@ -305,6 +335,44 @@ class PackedRules:
             found = next((p for p in self.plays(hand) if self.packed_of[p] == hand), -1)
             self._wholes[hand] = found
         return found
+
+
+class CardCount:
+    """A bound on splitting cards into plays no opponent beats, by counting them.
+
+    The cards of a rank that no safe play holds but as a kicker must go in
+    kickers, of at most ``most_kicker`` cards each, and each rank holding a
+    safe carrier's core ``width`` carries at most ``units`` kickers (a link's).
+    :meth:`could_cover` False proves no split; True proves nothing. On full
+    deals most of the search for a run-out was such failures: low singles
+    with too few trios to carry them.
+    """
+
+    __slots__ = ("kicker_only", "most_kicker", "units", "width")
+
+    def __init__(self) -> None:
+        self.kicker_only = 0  # the four-bit fields of the ranks only kickers take, as 0xF
+        self.most_kicker = 0  # the most cards of one kicker of a safe play (0: none has one)
+        self.width = [5] * RANK_COUNT  # by rank: the least core width of a safe carrier there
+        self.units = [0] * RANK_COUNT  # by rank: the most kickers a link of such a carrier takes
+
+    def could_cover(self, left: int) -> bool:
+        """False where ``left`` cannot split into the safe plays."""
+        need = 0
+        for rank in range(RANK_COUNT):
+            count = (left >> (4 * rank)) & 0xF
+            if count and (self.kicker_only >> (4 * rank)) & 0xF:
+                if not self.most_kicker:
+                    return False
+                need += -(-count // self.most_kicker)
+        if not need:
+            return True
+        room = sum(
+            units
+            for rank, units in enumerate(self.units)
+            if units and (left >> (4 * rank)) & 0xF >= self.width[rank]
+        )
+        return need <= room
 
 
 def _holds_all(packed_play: int, hand: int, uncovered: int) -> bool:

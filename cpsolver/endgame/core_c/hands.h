@@ -182,7 +182,50 @@ typedef struct {
     Core *self;
     const int32_t *holding;
     int starts[RANKS + 1];
+    /* What a count of the cards bounds a split by (could_cover): */
+    u64 kicker_only;                            /* fields of ranks no safe play holds but as a kicker */
+    u64 carriers;                               /* fields of ranks in the core of a safe play with kickers */
+    int8_t carrier_width[RANKS], carrier_units[RANKS]; /* the least width, the most kickers a link */
+    int most_kicker;                            /* the most cards of one kicker (0: no safe carrier) */
 } Covering;
+
+/* Files a safe play's core into what could_cover counts: kickers never change what beats a play,
+ * so one play of each core is enough. */
+static void file_core(Covering *c, const PlayRecord *play, u64 *cores) {
+    const Pattern *p = play->pattern < 0 ? NULL : &c->self->patterns[play->pattern];
+    if (!p || !p->kicker_size) {
+        *cores |= play->cards;
+        return;
+    }
+    u64 core = core_cards(p->width, play->chain, play->top);
+    *cores |= core;
+    c->carriers |= held_fields(core);
+    if (p->kicker_size > c->most_kicker) c->most_kicker = p->kicker_size;
+    for (int r = play->top - play->chain + 1; r <= play->top; r++) {
+        if (p->width < c->carrier_width[r]) c->carrier_width[r] = (int8_t)p->width;
+        if (p->per_link > c->carrier_units[r]) c->carrier_units[r] = (int8_t)p->per_link;
+    }
+}
+
+/* False where `left` cannot split into safe plays, by counting cards (true proves nothing): the
+ * cards of a rank no safe play holds but as a kicker go in kickers of most_kicker cards at most,
+ * and each rank left with a carrier's core width carries carrier_units kickers at most. A split
+ * that fails so is not searched: on full deals most of cover()'s work was such failures, a hand
+ * of low singles with too few trios to carry them. */
+static int could_cover(const Covering *c, u64 left) {
+    const u64 one_a_rank = 0x1111111111111111ULL;
+    u64 lonely = held_fields(left) & c->kicker_only & one_a_rank;
+    if (!lonely) return 1;
+    if (!c->most_kicker) return 0;
+    int need = 0, room = 0;
+    for (; lonely; lonely &= lonely - 1)
+        need += (count_of(left, __builtin_ctzll(lonely) / 4) + c->most_kicker - 1) / c->most_kicker;
+    for (u64 carry = held_fields(left) & c->carriers & one_a_rank; carry; carry &= carry - 1) {
+        int r = __builtin_ctzll(carry) / 4;
+        if (count_of(left, r) >= c->carrier_width[r]) room += c->carrier_units[r];
+    }
+    return need <= room;
+}
 
 /* Files `count` plays by the ranks they hold into `holding` (room for count * RANKS). */
 static void file_by_rank(Covering *c, const int32_t *plays, size_t count, int32_t *holding) {
@@ -206,6 +249,7 @@ static int cover(Covering *c, u64 left) {
     Mark *s = marks_find(&self->cover, left);
     if (s) return s->value;
     if (marks_put(&self->cover, left, -1)) return PyErr_NoMemory(), -2;
+    if (!could_cover(c, left)) return -1;
     int lowest = __builtin_ctzll(left) / 4;
     int found = -1;
     for (int i = c->starts[lowest]; i < c->starts[lowest + 1]; i++) {
@@ -245,11 +289,16 @@ static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
     int of_size[PLAY_SIZES + 1];
     int largest = -1;
     int was_safe = 0;
+    Covering c = {.self = self}; /* its filing by rank done when first needed: most hands need none */
+    for (int r = 0; r < RANKS; r++) c.carrier_width[r] = 5;
+    u64 cores = 0;
     for (size_t i = 0; i < length; i++) {
         const PlayRecord *play = &self->plays[plays[i]], *before = i ? &self->plays[plays[i - 1]] : NULL;
         /* Kickers never change what beats a play: the generator lists a core's kickers in a row. */
-        if (!before || play->pattern != before->pattern || play->top != before->top || play->chain != before->chain)
+        if (!before || play->pattern != before->pattern || play->top != before->top || play->chain != before->chain) {
             was_safe = safe(self, plays[i], opponents, n);
+            if (was_safe) file_core(&c, play, &cores);
+        }
         if (!was_safe) continue;
         found_safe[safe_count++] = plays[i];
         for (; largest < play->size; largest++) of_size[largest + 1] = 0;
@@ -266,10 +315,13 @@ static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
     for (size_t i = 0; i < safe_count; i++) safe_plays[of_size[self->plays[found_safe[i]].size]++] = found_safe[i];
     /* Ranks no safe play holds: the one answerable play, played last, must take them all. */
     u64 uncovered = held_fields(hand) & ~held_fields(coverable);
-    Covering c = {.self = self}; /* filed when first needed: many hands need no cover */
+    c.kicker_only = held_fields(hand) & ~held_fields(cores);
     int64_t found = -1;
     int failed = 0;
     marks_clear(&self->cover);
+    /* Where the whole hand fails the count, so does what a last play holding none of the ranks
+     * only kickers take leaves: as many such cards, no more to carry them. */
+    u64 must_take = could_cover(&c, hand) ? 0 : c.kicker_only;
     /* The last play: any that takes the uncovered ranks whole; with none uncovered, none or any. */
     for (size_t i = 0; !failed && i <= length; i++) {
         int last;
@@ -280,8 +332,11 @@ static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
         } else {
             last = i == 0 ? PASS : plays[i - 1];
         }
-        u64 rest = hand - (last == PASS ? 0 : self->plays[last].cards);
+        u64 taken = last == PASS ? 0 : self->plays[last].cards;
+        if (must_take && !(taken & must_take)) continue;
+        u64 rest = hand - taken;
         if (rest) {
+            if (!could_cover(&c, rest)) continue;
             if (!c.holding) file_by_rank(&c, safe_plays, safe_count, safe_plays + length);
             int first = cover(&c, rest);
             if (first == -2) {
