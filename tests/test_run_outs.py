@@ -73,6 +73,8 @@ def _cases(rules: RuleSet, count: int) -> list[tuple[Hand, tuple[Hand, ...], Han
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
 def test_the_python_run_out_is_found_exactly_where_brute_force_finds_one(rules: RuleSet) -> None:
+    """Against one opponent or two; every plan found plays out the hand, all but its last
+    play unbeatable."""
     packed = PackedRules(rules)
     found = 0
     for hand, opponents, _ in _cases(rules, 150):
@@ -117,9 +119,9 @@ def test_the_search_wins_by_the_run_out_exactly_where_brute_force_finds_one(
 
 
 def test_the_count_cuts_a_hand_of_low_singles_too_many_for_its_trios_to_carry() -> None:
-    """The hand that cost the most to refute on a full deal: a plane of queens to aces with
-    a 2 and five low singles, against a landlord holding 6 T A 22. Three trios carry three
-    kickers; the last play takes one more; five singles need five."""
+    """One of the hands that cost most to refute on a full deal: a plane of queens to aces, a
+    2 and five low singles, against a landlord holding 6 T A 22. Three trios carry three
+    kickers and the last play takes one more card, where the five singles need five."""
     packed = PackedRules()
     hand, landlord = pack(Hand.parse("3678TQQQKKKAAA2")), pack(Hand.parse("6TA22"))
     safe = [p for p in packed.plays(hand) if not packed.can_answer(landlord, p)]
