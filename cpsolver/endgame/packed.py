@@ -188,10 +188,10 @@ class PackedRules:
             """A safe play holding the lowest card of ``left`` that starts a safe split."""
             if left in memo:
                 return memo[left]
-            lowest = 0xF << (4 * (((left & -left).bit_length() - 1) // 4))
             memo[left] = None
             if not could_cover(left):
                 return None
+            lowest = 0xF << (4 * (((left & -left).bit_length() - 1) // 4))
             for play in safe:
                 packed = packed_of[play]
                 if packed & lowest and _contains(left, packed):
@@ -214,7 +214,7 @@ class PackedRules:
             if must_take and not taken & must_take:
                 continue
             rest = hand - taken
-            if rest and (not could_cover(rest) or cover(rest) is None):
+            if rest and cover(rest) is None:
                 continue
             steps = []
             while rest:
