@@ -105,9 +105,12 @@ def _growing(after: int) -> MemoryBudget:
 
 
 def test_a_stopped_search_says_which_first_moves_it_had_settled_and_they_are_right() -> None:
-    """Under a limit a position gave 'unknown' and nothing else; now the settled first moves, checked."""
+    """Under a limit a position gave 'unknown' and nothing else; now the settled first moves,
+    checked. Stopped this early (at the third read of the gauge), some searches stop before
+    the first moves are ordered, and ordering them for the answer meets the cap again: the
+    moves not settled are then listed in the legal order, with no error."""
     settled = 0
-    for position, after in itertools.product(_positions(16), (5, 20)):
+    for position, after in itertools.product(_positions(48), (3, 5, 10)):
         stopped = solve(position, memory=_growing(after), core="python")
         if stopped.winner is not None:
             continue

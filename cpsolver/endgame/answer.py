@@ -239,11 +239,12 @@ def _known_first_moves(search: Tree, root: State) -> dict[str, int]:
 
 
 def _first_moves_in_order(search: Tree, root: State) -> list[str]:
-    """The first moves in the search's own order; in the legal order if even that is out of time."""
+    """The first moves in the search's own order; in the legal order if even that is out of
+    time or memory (ordering a hand can search its splits, reading the clock and the gauge)."""
     search.deadline = None
     try:
         moves = search.ordered_moves(root)
-    except OutOfTime:  # a clock of the core's own that had already run out
+    except (OutOfTime, OutOfMemory):  # a clock of the core's own that had run out; the cap
         moves = search.legal(root)
     return [str(_move(search, move)) for move in moves]
 
