@@ -18,7 +18,8 @@ import pytest
 
 from cpsolver.endgame import compiled
 from cpsolver.endgame.answer import new_search
-from cpsolver.endgame.packed import PackedRules, pack
+from cpsolver.endgame.packed import pack
+from cpsolver.endgame.runouts import RunOuts
 from cpsolver.endgame.tree import NO_TABLE
 from cpsolver.rules.cards import Hand
 from cpsolver.rules.plays import Play, beats
@@ -75,7 +76,7 @@ def _cases(rules: RuleSet, count: int) -> list[tuple[Hand, tuple[Hand, ...], Han
 def test_the_python_run_out_is_found_exactly_where_brute_force_finds_one(rules: RuleSet) -> None:
     """Against one opponent or two; every plan found plays out the hand, all but its last
     play unbeatable."""
-    packed = PackedRules(rules)
+    packed = RunOuts(rules)
     found = 0
     for hand, opponents, _ in _cases(rules, 150):
         plan = packed.runs_out(pack(hand), tuple(pack(o) for o in opponents))
@@ -113,7 +114,7 @@ def test_the_search_wins_by_the_run_out_exactly_where_brute_force_finds_one(
             plays = [search.play(m) for m in entry]
             assert sum((p.cards for p in plays), Hand.empty()) == hand
             assert all(_safe(p, opponents, rules) for p in plays[:-1])
-            reference = PackedRules(rules)
+            reference = RunOuts(rules)
             plan = reference.runs_out(pack(hand), tuple(pack(o) for o in opponents))
             assert plan is not None and [reference.play_of[m] for m in plan] == plays
 
@@ -122,7 +123,7 @@ def test_the_count_cuts_a_hand_of_low_singles_too_many_for_its_trios_to_carry() 
     """One of the hands that cost most to refute on a full deal: a plane of queens to aces, a
     2 and five low singles, against a landlord holding 6 T A 22. Three trios carry three
     kickers and the last play takes one more card, where the five singles need five."""
-    packed = PackedRules()
+    packed = RunOuts()
     hand, landlord = pack(Hand.parse("3678TQQQKKKAAA2")), pack(Hand.parse("6TA22"))
     safe = [p for p in packed.plays(hand) if not packed.can_answer(landlord, p)]
     could_cover = packed._card_count(hand, safe).could_cover
@@ -135,7 +136,7 @@ def test_the_count_cuts_a_hand_of_low_singles_too_many_for_its_trios_to_carry() 
 def test_the_count_never_cuts_a_split_that_exists(rules: RuleSet) -> None:
     """Every part of a hand that splits into unbeatable plays passes the count (the cut is
     sound: it only ever refuses splits that brute force refutes too)."""
-    packed = PackedRules(rules)
+    packed = RunOuts(rules)
     checked = 0
     for hand, opponents, _ in _cases(rules, 50):
         opponents_packed = tuple(pack(o) for o in opponents)

@@ -16,8 +16,6 @@ from cpsolver.rules.patterns import Pattern
 from cpsolver.rules.plays import Kind, Play
 from cpsolver.rules.ruleset import RuleSet
 
-_GUARDS = sum(8 << (4 * r) for r in range(RANK_COUNT))  # bit 3 of every 4-bit field
-
 # Work on one hand's fewest-plays splits reads the search's clock every 256
 # splits: ordering the plays of a 27-card hand alone can take seconds.
 _CHECK_SPLITS_EVERY = 256
@@ -36,13 +34,12 @@ def unpack(packed: int) -> Hand:
     return Hand((packed >> (4 * r)) & 0xF for r in range(RANK_COUNT))
 
 
-def _contains(packed_hand: int, packed_play: int) -> bool:
-    """Whether the hand holds every card of the play: no field borrows past its guard bit."""
-    return ((packed_hand | _GUARDS) - packed_play) & _GUARDS == _GUARDS
-
-
 class PackedRules:
-    """Plays, answers, fewest-plays splits and run-outs of packed hands, each worked out once."""
+    """Plays, answers, fewest-plays splits and move orders of packed hands, each worked out once.
+
+    (Run-outs, and the lead that every answer runs out against, are
+    :class:`cpsolver.endgame.runouts.RunOuts`, built on these.)
+    """
 
     def __init__(self, rules: RuleSet | None = None) -> None:
         self.moves: MoveGenerator = generator(rules)
@@ -58,7 +55,6 @@ class PackedRules:
         self._plays: dict[int, list[int]] = {}
         self._answers: dict[int, dict[int, list[int]]] = {}
         self._answerable: dict[int, dict[int, bool]] = {}
-        self._runs_out: dict[tuple[int, tuple[int, ...]], tuple[Move, ...] | None] = {}
         self._fewest: dict[int, int] = {}
         self._splits = 0  # fewest-plays splits worked out, for the clock
         self._lead_order: dict[int, list[Move]] = {}
@@ -72,7 +68,6 @@ class PackedRules:
             self._plays,
             self._answers,
             self._answerable,
-            self._runs_out,
             self._fewest,
             self._lead_order,
             self._answer_order,
@@ -157,97 +152,6 @@ class PackedRules:
                     break
         self._fewest[hand] = best
         return best
-
-    def runs_out(self, hand: int, opponents: tuple[int, ...]) -> tuple[Move, ...] | None:
-        """Plays that empty ``hand`` from the lead with none but the last answerable, or None.
-
-        Each such play keeps the lead (every opponent must pass; a partner
-        may), so the player wins without the opponents ever playing a card.
-        """
-        key = (hand, opponents)
-        if key in self._runs_out:
-            return self._runs_out[key]
-        packed_of = self.packed_of
-        plays = self.plays(hand)
-        # Larger plays first: the plan found then looks like play (KK, not K and K).
-        safe = sorted((p for p in plays if self._safe(p, opponents)), key=lambda p: -self._size[p])
-        coverable = 0
-        for play in safe:
-            coverable |= packed_of[play]
-        # Ranks no safe play holds: the one answerable play, played last, must take them all.
-        uncovered = sum(
-            0xF << (4 * r)
-            for r in range(RANK_COUNT)
-            if (hand >> (4 * r)) & 0xF and not (coverable >> (4 * r)) & 0xF
-        )
-        memo: dict[int, Move | None] = {}
-        count = self._card_count(hand, safe)
-        could_cover = count.could_cover
-
-        def cover(left: int) -> Move | None:
-            """A safe play holding the lowest card of ``left`` that starts a safe split."""
-            if left in memo:
-                return memo[left]
-            memo[left] = None
-            if not could_cover(left):
-                return None
-            lowest = 0xF << (4 * (((left & -left).bit_length() - 1) // 4))
-            for play in safe:
-                packed = packed_of[play]
-                if packed & lowest and _contains(left, packed):
-                    rest = left - packed
-                    if not rest or cover(rest) is not None:
-                        memo[left] = play
-                        break
-            return memo[left]
-
-        # Where the whole hand fails the count, so does what a last play holding none of the
-        # ranks only kickers take leaves: as many such cards, no more to carry them.
-        must_take = 0 if could_cover(hand) else count.kicker_only
-        found: tuple[Move, ...] | None = None
-        if uncovered:
-            lasts = [p for p in plays if _holds_all(packed_of[p], hand, uncovered)]
-        else:
-            lasts = [PASS, *plays]
-        for last in lasts:
-            taken = packed_of[last] if last != PASS else 0
-            if must_take and not taken & must_take:
-                continue
-            rest = hand - taken
-            if rest and cover(rest) is None:
-                continue
-            steps = []
-            while rest:
-                step = memo[rest]
-                assert step is not None
-                steps.append(step)
-                rest -= packed_of[step]
-            if last != PASS:
-                steps.append(last)
-            found = tuple(steps)
-            break
-        self._runs_out[key] = found
-        return found
-
-    def _card_count(self, hand: int, safe: list[Move]) -> CardCount:
-        """What bounds a split of part of ``hand`` into the ``safe`` plays (see CardCount)."""
-        count = CardCount()
-        cores = 0
-        for play in safe:
-            shape = self._pattern[play]
-            if shape is None or not shape.kicker_size:
-                cores |= self.packed_of[play]
-                continue
-            top, chain = self.play_of[play].rank, self.play_of[play].chain
-            for rank in range(top - chain + 1, top + 1):
-                cores |= 0xF << (4 * rank)
-                count.width[rank] = min(count.width[rank], shape.width)
-                count.units[rank] = max(count.units[rank], shape.kickers_per_link)
-            count.most_kicker = max(count.most_kicker, shape.kicker_size)
-        for rank in range(RANK_COUNT):
-            if (hand >> (4 * rank)) & 0xF and not (cores >> (4 * rank)) & 0xF:
-                count.kicker_only |= 0xF << (4 * rank)
-        return count
 
     def _ordered_plays(self, hand: int) -> list[Move]:
         """The plays to lead from ``hand``, most promising first."""
@@ -335,46 +239,3 @@ class PackedRules:
             found = next((p for p in self.plays(hand) if self.packed_of[p] == hand), -1)
             self._wholes[hand] = found
         return found
-
-
-class CardCount:
-    """A bound on splitting cards into plays no opponent beats, by counting them.
-
-    The cards of a rank that no safe play holds but as a kicker must go in
-    kickers, of at most ``most_kicker`` cards each, and each rank holding a
-    safe carrier's core ``width`` carries at most ``units`` kickers (a link's).
-    :meth:`could_cover` False proves no split; True proves nothing. On full
-    deals most of the search for a run-out was such failures: low singles
-    with too few trios to carry them.
-    """
-
-    __slots__ = ("kicker_only", "most_kicker", "units", "width")
-
-    def __init__(self) -> None:
-        self.kicker_only = 0  # the four-bit fields of the ranks only kickers take, as 0xF
-        self.most_kicker = 0  # the most cards of one kicker of a safe play (0: none has one)
-        self.width = [5] * RANK_COUNT  # by rank: the least core width of a safe carrier there
-        self.units = [0] * RANK_COUNT  # by rank: the most kickers a link of such a carrier takes
-
-    def could_cover(self, left: int) -> bool:
-        """False where ``left`` cannot split into the safe plays."""
-        need = 0
-        for rank in range(RANK_COUNT):
-            count = (left >> (4 * rank)) & 0xF
-            if count and (self.kicker_only >> (4 * rank)) & 0xF:
-                if not self.most_kicker:
-                    return False
-                need += -(-count // self.most_kicker)
-        if not need:
-            return True
-        room = sum(
-            units
-            for rank, units in enumerate(self.units)
-            if units and (left >> (4 * rank)) & 0xF >= self.width[rank]
-        )
-        return need <= room
-
-
-def _holds_all(packed_play: int, hand: int, uncovered: int) -> bool:
-    """Whether a play takes every card of the ``uncovered`` ranks of ``hand``."""
-    return packed_play & uncovered == hand & uncovered

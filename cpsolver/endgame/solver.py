@@ -14,6 +14,9 @@ What makes it fast:
   spring question, with "neither opponent" in place of "neither peasant");
   a player who can answer with a play no opponent can beat, and then runs
   out, wins too;
+- *countered*: a player with no partner on lead loses where every play it
+  could make that the other side can beat, the other side beats and then
+  runs out (:mod:`cpsolver.endgame.runouts`);
 - move ordering: bombs and the rocket last, then the plays that leave the
   fewest plays in hand, the lowest first, so that the winning move is
   usually met first;
@@ -33,6 +36,7 @@ import itertools
 
 from cpsolver.endgame.budget import MemoryBudget
 from cpsolver.endgame.packed import PackedRules, pack, unpack
+from cpsolver.endgame.runouts import RunOuts
 from cpsolver.endgame.tree import (
     NO_TABLE,
     OPEN,
@@ -75,7 +79,7 @@ __all__ = [
 ]
 
 
-class Search(PackedRules, Tree):
+class Search(RunOuts, Tree):
     """The search over one game: its tables outlive one question.
 
     ``wins(*state)`` answers for the side to move; ``table[state]`` then
@@ -247,6 +251,8 @@ class Search(PackedRules, Tree):
             if plan is not None:
                 self._keep(key, plan, self.nodes)
                 return None
+            if self._alone[turn] and self.countered(hand, opponents):
+                return []  # no move wins: every play the other side answers, and goes out
             moves = (
                 self._alone_moves(hand, table) if self._alone[turn] else self._ordered_plays(hand)
             )

@@ -162,12 +162,18 @@ static int64_t ordered_of(Core *self, u64 hand, int table) {
 
 /* ------------------------------------------------------------------------ */
 /* Runs out: plays that empty the hand from the lead with none but the last  */
-/* answerable (packed.PackedRules.runs_out).                                 */
+/* answerable (runouts.RunOuts.runs_out).                                   */
 
 /* Every four-bit field of a packed hand that holds a card, as 0xF. */
 static inline u64 held_fields(u64 hand) {
     u64 any = (hand | hand >> 1 | hand >> 2 | hand >> 3) & 0x1111111111111111ULL;
     return any * 0xF;
+}
+
+/* Whether two plays share their core: kickers never change which plays beat a play, and the
+ * generator lists a core's kickers in a row. */
+static inline int same_core(const PlayRecord *a, const PlayRecord *b) {
+    return a->pattern == b->pattern && a->top == b->top && a->chain == b->chain;
 }
 
 static int safe(const Core *self, int play, const u64 *opponents, int n) {
@@ -293,9 +299,8 @@ static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
     for (int r = 0; r < RANKS; r++) c.carrier_width[r] = 5;
     u64 cores = 0;
     for (size_t i = 0; i < length; i++) {
-        const PlayRecord *play = &self->plays[plays[i]], *before = i ? &self->plays[plays[i - 1]] : NULL;
-        /* Kickers never change what beats a play: the generator lists a core's kickers in a row. */
-        if (!before || play->pattern != before->pattern || play->top != before->top || play->chain != before->chain) {
+        const PlayRecord *play = &self->plays[plays[i]];
+        if (!i || !same_core(play, &self->plays[plays[i - 1]])) {
             was_safe = safe(self, plays[i], opponents, n);
             if (was_safe) file_core(&c, play, &cores);
         }
@@ -375,6 +380,58 @@ static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
     if (failed) return -2;
     *memo = (RunMemo){hand, o0, o1, found};
     return found;
+}
+
+/* Whether a hand on lead with no partner loses at once (runouts.RunOuts.countered): it does not
+ * run out (asked first), and every play of it that an opponent can beat, some opponent beats
+ * with a play the hand cannot beat (or one that empties that opponent's hand) and then runs
+ * out against the hand alone. 1, 0, or -1 on failure. */
+static int countered_anew(Core *self, u64 hand, const u64 *opponents, int n);
+
+/* countered_anew, remembered in the run-out memo: its second opponent word tagged, since no
+ * hand has that bit (the answer is 0 or 1, never a plan). */
+#define COUNTERED_TAG ((u64)1 << 63)
+static int countered(Core *self, u64 hand, const u64 *opponents, int n) {
+    u64 o0 = opponents[0], o1 = (n > 1 ? opponents[1] : 0) | COUNTERED_TAG;
+    RunMemo *memo = &self->run_memo[hash_of(hand, o0, o1, 0) & (RUN_MEMO - 1)];
+    if (memo->hand == hand && memo->o0 == o0 && memo->o1 == o1) return (int)memo->found;
+    int found = countered_anew(self, hand, opponents, n);
+    if (found >= 0) *memo = (RunMemo){hand, o0, o1, found};
+    return found;
+}
+
+static int countered_anew(Core *self, u64 hand, const u64 *opponents, int n) {
+    int64_t v = plays_of(self, hand);
+    if (v < 0) return -1;
+    size_t length = span_length(v), offset = span_offset(v);
+    int last = -1;
+    for (size_t i = 0; i < length; i++) {
+        /* Read where the arena holds them at each step: the answers asked below may grow it. */
+        int play = self->arena.data[offset + i];
+        if (last >= 0 && same_core(&self->plays[last], &self->plays[play])) continue;
+        last = play;
+        int beatable = 0, met = 0;
+        for (int k = 0; k < n && !met; k++) {
+            u64 opponent = opponents[k];
+            if (!can_answer(self, opponent, play)) continue;
+            beatable = 1;
+            int64_t answers = answers_of(self, opponent, play);
+            if (answers < 0) return -1;
+            for (size_t j = 0; j < span_length(answers) && !met; j++) {
+                int answer = self->arena.data[span_offset(answers) + j];
+                u64 cards = self->plays[answer].cards;
+                if (cards == opponent) {
+                    met = 1;
+                } else if (safe(self, answer, &hand, 1)) {
+                    int64_t plan = runs_out(self, opponent - cards, &hand, 1);
+                    if (plan == -2) return -1;
+                    met = plan >= 0;
+                }
+            }
+        }
+        if (beatable && !met) return 0;
+    }
+    return 1;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -216,9 +216,10 @@ static inline u64 partner_of(const Core *self, const State *st) {
 
 /* A node's moves, unless a shortcut wins it: the shortcuts tried (a win found by one is
  * stored), else the moves pushed on the scratch stack in the order they are tried.
- * Returns 1 (the mover wins by a shortcut), 0 (moves pushed at *base, *total of them), -1 failure.
- * With `tried`, the shortcuts were tried already and won nothing; with no `key`, only the
- * shortcuts are tried and nothing is stored or pushed (won_at_once). */
+ * Returns 1 (the mover wins by a shortcut), 0 (moves pushed at *base, *total of them: none
+ * where a player alone is countered, a loss), -1 failure. With `tried`, the shortcuts were
+ * tried already and settled nothing; with no `key`, only the shortcuts are tried and nothing
+ * is stored or pushed (settled_at_once), and 2 says the mover is countered. */
 static int node_moves(Core *self, const State *st, const u64 *key, size_t *base, size_t *total, int tried) {
     u64 hand = st->hands[st->turn];
     int side = self->side[st->turn];
@@ -235,6 +236,14 @@ static int node_moves(Core *self, const State *st, const u64 *key, size_t *base,
             int64_t plan = runs_out(self, hand, opponents, n);
             if (plan == -2) return -1;
             if (plan >= 0 && self->run_plans.data[plan] > 0) return key && store_plan(self, key, plan) ? -1 : 1;
+            int lost = self->alone[st->turn] ? countered(self, hand, opponents, n) : 0;
+            if (lost < 0) return -1;
+            if (lost && !key) return 2;
+            if (lost) { /* no move to try: a loss, stored where a result this cheap is kept */
+                *base = self->scratch.len;
+                *total = 0;
+                return 0;
+            }
         }
         if (!key) return 0; /* only the shortcuts asked for */
         moves = self->alone[st->turn] ? alone_of(self, hand, NO_TABLE) : ordered_of(self, hand, NO_TABLE);
@@ -291,25 +300,25 @@ static inline int shortcut_first(const Core *self, const State *st) {
     return 1;
 }
 
-/* Whether the mover wins by a shortcut, tried before the node's look-ups where shortcut_first
- * lets it (*first says so; the node then counts as wins() and proves() count one): 1, 0 (no
- * such win, or not tried), -1 failure. */
-static int won_at_once(Core *self, const State *st, int *first) {
+/* Whether a shortcut settles the node, tried before its look-ups where shortcut_first lets it
+ * (*first says so; the node then counts as wins() and proves() count one): 1 (the mover wins),
+ * 2 (it loses: countered), 0 (neither, or not tried), -1 failure. */
+static int settled_at_once(Core *self, const State *st, int *first) {
     *first = shortcut_first(self, st);
     if (!*first) return 0;
     size_t base, total;
     int shortcut = node_moves(self, st, NULL, &base, &total, 0);
     if (!shortcut) return 0;
     if (shortcut < 0 || (++self->nodes % CHECK_EVERY == 0 && call_check(self))) return -1;
-    return 1;
+    return shortcut;
 }
 
 /* Whether the side of the player to move wins: 1, 0, or -1 on failure (an exception set, or out of time). */
 static int wins(Core *self, const State *st) {
     u64 key[4];
     size_t base, total;
-    int first, at_once = won_at_once(self, st, &first);
-    if (at_once) return at_once;
+    int first, at_once = settled_at_once(self, st, &first);
+    if (at_once) return at_once == 2 ? 0 : at_once;
     if (key_of(self, st, key)) return -1;
     Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
     if (s) return entry_result(s->v) != LOSS;
@@ -362,8 +371,8 @@ static int proves(Core *self, const State *st, int prover, int width) {
     u64 key[4];
     size_t base, total;
     int mine = self->side[st->turn] == prover;
-    int first, at_once = won_at_once(self, st, &first);
-    if (at_once) return at_once < 0 ? -1 : mine ? PROVEN : REFUTED;
+    int first, at_once = settled_at_once(self, st, &first);
+    if (at_once) return at_once < 0 ? -1 : (at_once == 1) == mine ? PROVEN : REFUTED;
     if (key_of(self, st, key)) return -1;
     Map *open = &self->open_nodes[question_of(self, prover)];
     map_prefetch(open, key[0], key[1], key[2], key[3]);
