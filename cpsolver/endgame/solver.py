@@ -234,7 +234,8 @@ class Search(RunOuts, Tree):
     answerable = PackedRules.can_answer  # what Tree.past_forced_passes asks
 
     def _node_moves(self, state: State, key: State) -> list[Move] | None:
-        """A node's shortcuts (a win found by one is stored: None), else its moves in order.
+        """A node's shortcuts (a win found by one is stored: None; a player alone who is
+        countered has no move to try: []), else its moves in order.
 
         The list is a fresh one: the move orderer's, less the plays outranked (kickers.py).
         """
