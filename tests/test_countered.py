@@ -99,7 +99,7 @@ def test_a_countered_player_is_found_exactly_as_the_reference_says_and_loses(
 @pytest.mark.parametrize("core", CORES)
 def test_the_search_settles_a_countered_position_in_one_node(rules: RuleSet, core: str) -> None:
     """Both cores lose at once, in one node and storing nothing, where the rule holds, and
-    search further where it does not (there the nodes are the same on both cores)."""
+    search further where it does not (tests/test_compiled_core.py holds the cores' nodes equal)."""
     for hands in _cases(rules, 3, 60):
         mover, opponents = hands[0], hands[1:]
         if any(p.cards == mover for p in _every_play(mover, rules)):

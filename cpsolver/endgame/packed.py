@@ -37,7 +37,7 @@ def unpack(packed: int) -> Hand:
 class PackedRules:
     """Plays, answers, fewest-plays splits and move orders of packed hands, each worked out once.
 
-    (Run-outs, and the lead that every answer runs out against, are
+    (Run-outs, and whether a player alone is countered, are
     :class:`cpsolver.endgame.runouts.RunOuts`, built on these.)
     """
 
