@@ -28,7 +28,11 @@ Parts (``--only``, repeatable; default every one):
 - ``proofs3``: the first ``--proofs`` of the 12/10/10 positions, each solved
   with its strategy read out, its proof written and verified (10 s each): the
   proofs' sizes, and verify's time against the solve's that made it.
-- ``proofsdeals``: the same for the full deals ``deals3`` decided (60 s each).
+- ``proofsdeals``: the same for the full deals ``deals3`` decided (60 s each);
+  with ``--proof-memory MIB``, under that memory cap rather than the solver's
+  default, each proof written to a ``.json.gz`` file as ``endgame --proof`` writes
+  it and verified from it as ``verify`` reads it (a full deal's is gigabytes of
+  text: give the run ``--memory-gb`` to match).
 
 Outside ``puzzles`` and ``level50`` our time is the verdict's: the winning
 strategy is not read out (``solve(..., strategy=False)``), as the peers give
@@ -193,9 +197,12 @@ def jobs(
             yield "proofs3", f"#{index}", "ours", measure
     if "proofsdeals" in options.only and mine:
         decided = decided_deals(earlier)
+        memory = None if options.proof_memory is None else options.proof_memory << 20
         for index, position in enumerate(full_deals(options.seed, options.deals)):
             if f"#{index}" in decided:
-                measure = partial(ours, position, limit or 60.0, 1, True, factor, every=False)
+                measure = partial(
+                    ours, position, limit or 60.0, 1, True, factor, every=False, memory=memory
+                )
                 yield "proofsdeals", f"#{index}", "ours", measure
 
 
@@ -305,6 +312,16 @@ def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
         type=float,
         default=4.0,
         help="address-space cap for this process and each peer (out of memory: undecided)",
+    )
+    parser.add_argument(
+        "--proof-memory",
+        type=int,
+        metavar="MIB",
+        help=(
+            "the memory cap of the full deals' solves and strategies (proofsdeals), each proof "
+            "written to a .json.gz file and verified from it (default: the solver's cap, "
+            "the proof built and verified in memory)"
+        ),
     )
     parser.add_argument("--results", type=Path, help="JSON lines of measurements (resumable)")
     parser.add_argument("--markdown", type=Path, help="write the tables here at the end")

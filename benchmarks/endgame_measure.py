@@ -8,21 +8,27 @@ positions are in ``endgame.py``.
 
 from __future__ import annotations
 
+import os
 import signal
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from endgame_peers import Peer
 from endgame_tables import Record
 
 from cpsolver.endgame import EndgameResult, solve
-from cpsolver.endgame.proof import strategy_proof_text
+from cpsolver.endgame.budget import DEFAULT_MEMORY
+from cpsolver.endgame.proof import strategy_proof_text, write_strategy_proof
 from cpsolver.io.positionformat import position_as_text
+from cpsolver.io.reading import read_text
+from cpsolver.io.writing import write_pieces
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import standard_rules
-from cpsolver.verify.answer import verify_text
+from cpsolver.verify.answer import VerifyAnswer, verify_text
 from cpsolver.verify.compiled import available as checker_available
 
 T = TypeVar("T")
@@ -39,21 +45,31 @@ def _out_of_cpu(signum: int, frame: Any) -> None:
 
 
 def solve_within(
-    position: Position, limit: float | None, wall_factor: float, strategy: bool = False
+    position: Position,
+    limit: float | None,
+    wall_factor: float,
+    strategy: bool = False,
+    memory: int = DEFAULT_MEMORY,
 ) -> EndgameResult:
     """Solve with a limit of ``limit`` CPU seconds (a profiling timer) and a wall-clock
-    backstop of ``wall_factor`` times as long (the solver's own ``time_limit``).
+    backstop of ``wall_factor`` times as long (the solver's own ``time_limit``), under a
+    memory cap of ``memory`` bytes (the solver's default unless told).
 
     The verdict and a winning move, as the peers answer; with ``strategy``, the
     winner's strategy read out too (a proof is to be built from it).
     """
     if limit is None:
-        return solve(position, RULES, core=CORE["name"], strategy=strategy)
+        return solve(position, RULES, memory=memory, core=CORE["name"], strategy=strategy)
     previous = signal.signal(signal.SIGPROF, _out_of_cpu)
     signal.setitimer(signal.ITIMER_PROF, limit)
     try:
         return solve(
-            position, RULES, time_limit=wall_factor * limit, core=CORE["name"], strategy=strategy
+            position,
+            RULES,
+            time_limit=wall_factor * limit,
+            memory=memory,
+            core=CORE["name"],
+            strategy=strategy,
         )
     except (_OutOfCpu, MemoryError):  # undecided within the limits: the table is dropped
         return EndgameResult(position, None)
@@ -84,14 +100,22 @@ def ours(
     proof: bool = False,
     wall_factor: float = 5.0,
     every: bool = True,
+    memory: int | None = None,
 ) -> Record:
     """Solve ``position`` ``runs`` times (CPU seconds each); with ``proof``, also every
-    winning move (unless not ``every``), and the proof's build time, size and verify time."""
+    winning move (unless not ``every``), and the proof's build time, size and verify time.
+
+    With ``memory`` (bytes: the cap of the solve and of its strategy's walk), the proof
+    is written as a user writes a large one, ``--proof FILE.json.gz``, and verified
+    as ``cpsolver verify FILE.json.gz`` reads it; without, it is built and verified as
+    text in memory, the solver's default cap holding.
+    """
     times, result = [], None
     wall = time.perf_counter()
+    cap = DEFAULT_MEMORY if memory is None else memory
     for _ in range(runs):
         started = time.process_time()
-        result = solve_within(position, limit, wall_factor, strategy=proof)
+        result = solve_within(position, limit, wall_factor, strategy=proof, memory=cap)
         times.append(time.process_time() - started)
         if result.winner is None:
             break
@@ -108,6 +132,8 @@ def ours(
         "peak_memory_mb": result.stats.get("peak_memory_mb"),
         "moves": [str(m) for m in result.moves],
     }
+    if memory is not None:
+        found["memory_mb"] = memory >> 20
     if "strategy_stopped" in result.stats:  # the verdict, but no strategy within the limits
         found["strategy_stopped"] = result.stats["strategy_stopped"]
     if proof and every and result.winner is not None:
@@ -117,19 +143,50 @@ def ours(
         ]
         found["all_seconds"] = time.process_time() - started
     if proof and result.strategy is not None:
-        text, found["proof_seconds"] = cpu_each(lambda: strategy_proof_text(result, RULES))
-        found["proof_kb"] = len(text.encode()) / 1024
-        # As 'cpsolver verify POSITION PROOF' checks it: the compiled checker where built.
         subject = position_as_text(position)
-        answer, found["verify_seconds"] = cpu_each(
-            lambda: verify_text(text, subject, RULES, "proof")
-        )
+        if memory is None:
+            text, found["proof_seconds"] = cpu_each(lambda: strategy_proof_text(result, RULES))
+            found["proof_kb"] = len(text.encode()) / 1024
+            # As 'cpsolver verify POSITION PROOF' checks it: the compiled checker where built.
+            answer, found["verify_seconds"] = cpu_each(
+                lambda: verify_text(text, subject, RULES, "proof")
+            )
+        else:
+            answer = _proof_file(result, subject, found)
         found["checker"] = "compiled" if checker_available() else "python"
         found["proof_nodes"] = answer.walked
         found["verified"] = answer.failure is None
         if answer.failure is not None:
             found["failure"] = answer.failure
     return found
+
+
+def _proof_file(result: EndgameResult, subject: str, found: Record) -> VerifyAnswer:
+    """Write ``result``'s proof to a gzip file and verify it from there, as the command line
+    does with a large one; its build and verify times and sizes go in ``found``."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "proof.json.gz")
+        characters = 0
+
+        def fill(write: Callable[[str], object]) -> None:
+            nonlocal characters
+            characters = 0
+
+            def counted(piece: str) -> None:
+                nonlocal characters
+                characters += len(piece)  # the text is ASCII: a character a byte
+                write(piece)
+
+            write_strategy_proof(result, RULES, counted)
+
+        _, found["proof_seconds"] = cpu_each(lambda: write_pieces(path, fill))
+        found["proof_kb"] = characters / 1024
+        found["proof_gz_kb"] = os.path.getsize(path) / 1024
+        os.environ.setdefault("CPSOLVER_LIMIT_PROOF", str(1 << 40))  # gigabytes of proof
+        answer, found["verify_seconds"] = cpu_each(
+            lambda: verify_text(read_text(path, "proof"), subject, RULES, "proof")
+        )
+    return answer
 
 
 def peer_record(peer: Peer, position: Position, limit: float, replies: int = 0) -> Record:

@@ -12,6 +12,8 @@ from typing import Any
 
 from endgame_workers import workers_table
 
+from cpsolver.endgame.budget import DEFAULT_MEMORY
+
 # (first, second, published winner: 0 the first player); their 0/Y/Z are our T/B/R.
 PUZZLES = [
     ("KK5543", "225543", 0),
@@ -106,6 +108,12 @@ def _checkers(records: list[Record]) -> str:
     return f" ({' and '.join(names)} checker)" if names else ""
 
 
+def _proof_size(record: Record) -> str:
+    """A proof's KB, and its file's where it was written gzip-compressed."""
+    size = f"{record['proof_kb']:,.0f}"
+    return f"{size} ({record['proof_gz_kb']:,.0f} gz)" if "proof_gz_kb" in record else size
+
+
 def proofs_table(records: dict[tuple[str, str, str], Record], of: str = "proofs3") -> list[str]:
     """Each position proven in part ``of``: its proof's size, and verify's time against the solve's."""
     lines = [
@@ -135,7 +143,7 @@ def proofs_table(records: dict[tuple[str, str, str], Record], of: str = "proofs3
             + ("" if record["verified"] else " (proof FAILS)")
             + f" | {seconds(record['seconds'])} | {seconds(record['proof_seconds'])} "
             f"| {f'{searched:,}' if searched else '–'} "
-            f"| {record['proof_nodes']:,} | {record['proof_kb']:,.0f} "
+            f"| {record['proof_nodes']:,} | {_proof_size(record)} "
             f"| {seconds(record['verify_seconds'])} | {ratios[-1]:.1f} |"
         )
     if ratios:
@@ -345,10 +353,21 @@ def markdown(records: dict[tuple[str, str, str], Record], options: argparse.Name
         out += [*proofs_table(records), ""]
     if "proofsdeals" in parts:
         proof_limit = _limits(records, "proofsdeals", options.time_limit or 60.0)
+        caps = sorted(
+            {r.get("memory_mb") for (part, _, _), r in records.items() if part == "proofsdeals"},
+            key=lambda cap: cap or 0,
+        )
+        memory = " or ".join(
+            f"the default memory cap ({DEFAULT_MEMORY >> 20:,} MiB)"
+            if cap is None
+            else f"a memory cap of {cap:,} MiB"
+            for cap in caps
+        )
         out += [
             (
                 "### Proofs of the full deals decided above "
-                f"(CPU limit {proof_limit} s to solve each, the strategy read out)"
+                f"(CPU limit {proof_limit} s to solve each, under {memory}, "
+                "the strategy read out)"
             ),
             "",
         ]

@@ -167,7 +167,7 @@ def test_the_c_proof_writer_spells_hands_only_in_symbols_that_need_no_escaping(
     assert result.strategy is not None
     search, root = result.strategy.search, result.strategy.root
     with pytest.raises(ValueError, match="symbols"):
-        search.strategy_text(root, symbols, lambda move: '"cards":"x"')
+        search.strategy_text(root, symbols, lambda move: '"cards":"x"', lambda piece: None)
 
 
 @needs_core

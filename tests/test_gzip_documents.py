@@ -7,11 +7,12 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from cpsolver.io.writing import write_text
+from cpsolver.io.writing import OutputError, write_pieces, write_text
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -62,6 +63,28 @@ def test_the_same_document_compresses_to_the_same_bytes(tmp_path: Path) -> None:
         write_text(str(path), text)
     assert first.read_bytes() == second.read_bytes()
     assert gzip.decompress(first.read_bytes()).decode() == text
+
+
+def test_a_file_written_in_pieces_is_their_text_and_replaces_the_old_one_only_whole(
+    tmp_path: Path,
+) -> None:
+    """A proof of gigabytes is compressed as it is made; a write that fails half-way
+    leaves the old file as it was, and nothing beside it."""
+    pieces = [f'"piece {i}",' * 100 for i in range(50)]
+    for name in ("text.json", "text.json.gz"):
+        path = tmp_path / name
+        write_pieces(str(path), lambda write: [write(piece) for piece in pieces])
+        data = path.read_bytes()
+        assert (gzip.decompress(data) if name.endswith(".gz") else data).decode() == "".join(pieces)
+
+        def half(write: Callable[[str], object]) -> None:
+            write(pieces[0])
+            raise OSError("no space left on device")
+
+        with pytest.raises(OutputError, match="no space left"):
+            write_pieces(str(path), half)
+        assert path.read_bytes() == data
+        assert not list(tmp_path.glob(".*.tmp"))
 
 
 def test_a_gzip_bomb_is_refused_at_the_cap_without_unpacking_it(tmp_path: Path) -> None:

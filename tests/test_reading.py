@@ -6,7 +6,7 @@ import io
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,7 +15,15 @@ from hypothesis import strategies as st
 from cpsolver.crosscheck.external import parse_answer
 from cpsolver.game.engine import replay
 from cpsolver.io.dealformat import DealFormatError, parse_corpus_line, parse_deal, read_corpus_lines
-from cpsolver.io.reading import MAX_DEPTH, InputError, lines_of, loads_json, loads_toml, read_text
+from cpsolver.io.reading import (
+    MAX_DEPTH,
+    InputError,
+    lines_of,
+    loads_json,
+    loads_toml,
+    read_at_most,
+    read_text,
+)
 from cpsolver.io.rulefiles import read_rules_text, rules_from_toml
 from cpsolver.io.writing import OutputError, safe_name, write_text
 from cpsolver.rules.errors import CpsolverError
@@ -214,6 +222,37 @@ def test_read_text_caps_and_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("CPSOLVER_LIMIT_DEAL", "lots")
     with pytest.raises(InputError, match="CPSOLVER_LIMIT_DEAL='lots': give a positive number"):
         read_text(str(big), "deal")
+
+
+def _stream(kind: str, data: bytes, folder: Path) -> IO[bytes]:
+    """``data`` as a file, a pipe, or a stream in memory."""
+    if kind == "file":
+        path = folder / "data"
+        path.write_bytes(data)
+        return open(path, "rb")
+    if kind == "pipe":
+        reader, writer = os.pipe()
+        os.write(writer, data)  # small enough for the pipe's buffer
+        os.close(writer)
+        return open(reader, "rb")
+    return io.BytesIO(data)
+
+
+@pytest.mark.parametrize("kind", ["file", "pipe", "memory"])
+def test_a_cap_raised_past_any_memory_reads_only_what_is_there(
+    kind: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The size error says to raise the cap; raised to a terabyte, for a proof of gigabytes,
+    reading sets aside what the input holds (``read(cap + 1)`` asked for a terabyte at once,
+    and failed with a MemoryError whatever the file's size). A cap still cuts the input."""
+    data = bytes(range(256)) * 12
+    for most, expected in ((1 << 40, data), (1000, data[:1000]), (len(data), data)):
+        with _stream(kind, data, tmp_path) as stream:
+            assert read_at_most(stream, most) == expected
+    proof = tmp_path / "proof.json"
+    proof.write_text('{"format": "none"}')
+    monkeypatch.setenv("CPSOLVER_LIMIT_PROOF", str(1 << 40))
+    assert read_text(str(proof), "proof") == '{"format": "none"}'
 
 
 @given(st.lists(st.text(max_size=30), max_size=30))

@@ -11,7 +11,11 @@ import jsonschema
 import pytest
 
 from cpsolver.endgame import Position, compiled, solve
-from cpsolver.endgame.proof import build_strategy_proof, strategy_proof_text
+from cpsolver.endgame.proof import (
+    build_strategy_proof,
+    strategy_proof_text,
+    write_strategy_proof,
+)
 from cpsolver.io.rulefiles import load_rules
 from cpsolver.rules.ruleset import standard_rules
 from cpsolver.verify.documents import schema
@@ -49,6 +53,34 @@ def test_a_proofs_file_is_its_document_a_node_a_line(position: Position, core: s
     assert lines[-2:] == ["  ]", "}"]
     assert [json.loads(line.rstrip(",")) for line in lines[:-2]] == json.loads(text)["nodes"]
     assert check_strategy(json.loads(text), position) is None
+
+
+@pytest.mark.parametrize("core", ["python", *(["compiled"] if compiled.available() else [])])
+def test_a_proof_handed_on_in_pieces_is_the_whole_text(
+    core: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer hands the text on as it walks (the compiled core's pieces a node long here):
+    the pieces, end to end, are the text written whole."""
+    result = solve(PUZZLES[2], core=core)
+    whole = strategy_proof_text(result, standard_rules())
+    monkeypatch.setattr(compiled, "TEXT_PIECE", 1)
+    pieces: list[str] = []
+    write_strategy_proof(result, standard_rules(), pieces.append)
+    assert "".join(pieces) == whole
+    nodes = len(json.loads(whole)["nodes"])
+    assert len(pieces) == nodes + 2  # the header, each node, the end
+
+
+def test_a_failed_write_stops_the_walk() -> None:
+    """What the writer raises ends the proof there (a full disk, a closed pipe)."""
+    result = solve(PUZZLES[2])
+
+    def refuse(piece: str) -> None:
+        if "hands" in piece:
+            raise OSError("no space left on device")
+
+    with pytest.raises(OSError, match="no space"):
+        write_strategy_proof(result, standard_rules(), refuse)
 
 
 def _losing_nodes(document: dict[str, Any]) -> list[int]:

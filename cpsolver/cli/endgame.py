@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from functools import partial
 
 import click
 
@@ -24,7 +25,7 @@ from cpsolver.cli.output import emit_json, shown
 from cpsolver.endgame import EndgameResult, Position, solve
 from cpsolver.io.positioncorpus import PositionDocument
 from cpsolver.io.rulefiles import load_rules, read_rules_text
-from cpsolver.io.writing import write_text
+from cpsolver.io.writing import write_pieces, write_text
 from cpsolver.rules.position import side_wins
 from cpsolver.rules.ruleset import RuleSet
 
@@ -189,7 +190,7 @@ def endgame_command(
     # The proof writer and the pictures load only when asked for: each is start-up
     # (~0.6 ms and ~2 ms) that a plain answer does not need.
     if proof_path is not None:
-        from cpsolver.endgame.proof import strategy_proof_text
+        from cpsolver.endgame.proof import write_strategy_proof
 
         if result.winner is None:
             click.echo("no proof written: the verdict is unknown", err=True)
@@ -200,7 +201,7 @@ def endgame_command(
                 err=True,
             )
         else:
-            write_text(proof_path, strategy_proof_text(result, rules))
+            write_pieces(proof_path, partial(write_strategy_proof, result, rules))
     text = report(result, document)
     if svg_path or html_path:
         from cpsolver.cli.drawings import draw_position, explorer_page, write_pictures

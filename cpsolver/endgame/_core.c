@@ -565,8 +565,9 @@ static PyMethodDef Core_methods[] = {
     {"strategy_line", (PyCFunction)Core_strategy_line, METH_VARARGS,
      "strategy_line(hands, turn, table, by): (strategy nodes, principal line as (player, move) pairs)."},
     {"strategy_text", (PyCFunction)Core_strategy_text, METH_VARARGS,
-     "strategy_text(hands, turn, table, by, symbols, play_name): the won root's strategy as a proof's "
-     "nodes, JSON, a node a line; a hand spelled in symbols (one a rank), play_name(move) asked once a play."},
+     "strategy_text(hands, turn, table, by, symbols, play_name, write, piece): the won root's strategy as "
+     "a proof's nodes, JSON, a node a line, handed to write(str) in pieces of about piece characters; a "
+     "hand spelled in symbols (one a rank), play_name(move) asked once a play."},
     {"cards", (PyCFunction)Core_cards, METH_VARARGS, "cards(move): the packed cards of a play."},
     {"intern", (PyCFunction)Core_intern, METH_VARARGS, "intern(pattern, top, chain, cards): a play's number."},
     {"evict", (PyCFunction)Core_evict, METH_VARARGS,

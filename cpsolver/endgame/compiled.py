@@ -42,6 +42,9 @@ if _core is not None and not hasattr(_core, "Core"):  # a folder of that name, n
 # grows past three quarters full, fourfold below _GROW_FOURFOLD slots (tables.h's), else twofold.
 _SLOT_BYTES = 41
 _GROW_FOURFOLD = 1 << 16
+# The characters of proof text the C writer gathers before handing them on: a full deal's
+# proof is gigabytes of text, written as it is walked rather than held whole.
+TEXT_PIECE = 1 << 22
 
 
 def available() -> bool:
@@ -205,13 +208,20 @@ class CompiledSearch(Tree):
         except TimeoutError:
             raise OutOfTime from None
 
-    def strategy_text(self, root: State, symbols: str, play_text: Callable[[Move], str]) -> str:
-        """The won root's strategy as a proof's nodes, JSON a node a line, written in C."""
+    def strategy_text(
+        self,
+        root: State,
+        symbols: str,
+        play_text: Callable[[Move], str],
+        write: Callable[[str], object],
+    ) -> bool:
+        """Hand ``write`` the won root's strategy as a proof's nodes, JSON a node a line,
+        written in C, in pieces of about :data:`TEXT_PIECE` characters."""
         try:
-            text: str = self._core.strategy_text(*root, symbols, play_text)
+            self._core.strategy_text(*root, symbols, play_text, write, TEXT_PIECE)
         except TimeoutError:
             raise OutOfTime from None
-        return text
+        return True
 
     def strategy_line(self, root: State) -> tuple[int, list[tuple[int, Move]]]:
         """The winning strategy's size in nodes and its principal line, walked in C."""

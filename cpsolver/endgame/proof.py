@@ -9,13 +9,14 @@ out of cards). ``cpsolver verify`` checks it with the rules core alone.
 
 As a file (:func:`strategy_proof_text`) the header is indented and the nodes
 come last, one a line: a strategy of a million nodes is a million lines that
-the compiled core writes itself, where it ran.
+the compiled core writes itself, where it ran, handed on piece by piece as it
+walks them (:func:`write_strategy_proof`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from cpsolver.endgame.answer import EndgameResult
@@ -41,20 +42,30 @@ def build_strategy_proof(result: EndgameResult, rules: RuleSet) -> dict[str, Any
 
 
 def strategy_proof_text(result: EndgameResult, rules: RuleSet) -> str:
-    """The proof document of a solved position's strategy as the text of a file.
+    """The proof document of a solved position's strategy as the text of a file."""
+    pieces: list[str] = []
+    write_strategy_proof(result, rules, pieces.append)
+    return "".join(pieces)
+
+
+def write_strategy_proof(
+    result: EndgameResult, rules: RuleSet, write: Callable[[str], object]
+) -> None:
+    """Hand ``write`` the text of :func:`strategy_proof_text` piece by piece, as it is made:
+    a full deal's proof is gigabytes of text, never held whole here.
 
     The compiled core writes the nodes itself, each hand and play spelled
     once here; the Python core's nodes are written here, line for line the same.
     """
     strategy = _strategy_of(result)
     names = _Names(strategy.search)
-    nodes = strategy.search.strategy_text(strategy.root, RANK_SYMBOLS, names.play_text)
-    if nodes is None:
-        written = _nodes(strategy, result.winner, names)
-        lines = (json.dumps(node, separators=(",", ":")) for node in written)
-        nodes = ",\n".join(f"    {line}" for line in lines)
     head = json.dumps(_header(result, rules), indent=2)
-    return f'{head[:-2]},\n  "nodes": [\n{nodes}\n  ]\n}}\n'
+    write(f'{head[:-2]},\n  "nodes": [\n')
+    if not strategy.search.strategy_text(strategy.root, RANK_SYMBOLS, names.play_text, write):
+        for number, node in enumerate(_nodes(strategy, result.winner, names)):
+            line = json.dumps(node, separators=(",", ":"))
+            write(f",\n    {line}" if number else f"    {line}")
+    write("\n  ]\n}\n")
 
 
 def _strategy_of(result: EndgameResult) -> Strategy:

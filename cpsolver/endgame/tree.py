@@ -157,12 +157,16 @@ class Tree:
         raise NotImplementedError
 
     def strategy_text(
-        self, root: State, symbols: str, play_text: Callable[[Move], str]
-    ) -> str | None:
-        """The won root's strategy as a proof's nodes, JSON a node a line, if this search
-        writes it itself: a hand spelled as ``str(Hand)`` spells it, in ``symbols`` (one
-        a rank), and each play by ``play_text``."""
-        return None
+        self,
+        root: State,
+        symbols: str,
+        play_text: Callable[[Move], str],
+        write: Callable[[str], object],
+    ) -> bool:
+        """Hand ``write`` the won root's strategy as a proof's nodes, JSON a node a line, in
+        pieces, if this search writes it itself (False: it does not): a hand spelled as
+        ``str(Hand)`` spells it, in ``symbols`` (one a rank), and each play by ``play_text``."""
+        return False
 
     def strategy_line(self, root: State) -> tuple[int, list[tuple[int, Move]]] | None:
         """The won root's strategy size and principal line, if this search walks them itself."""

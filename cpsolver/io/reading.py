@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import stat
 import sys
 import zlib
 from collections.abc import Iterator
@@ -51,6 +52,7 @@ LIMITS: dict[str, int] = {
 }
 _UNITS = {"rup_steps": "clause visits"}
 _NOUNS = {"cards": "card file", "rules": "rules file", "record": "record file"}
+_PIECE = 1 << 20  # how much of a pipe read_at_most reads at a time
 MAX_DEPTH = 64  # JSON nesting; our deepest documents (proofs) nest 6 levels
 # Digits of a JSON or TOML integer: Python's own conversion limit, enforced by the C
 # parsers at no cost (a check of our own costs a Python call per integer).
@@ -178,7 +180,7 @@ def read_text(path: str, kind: str) -> str:
     source = source_name(path)
     stream = _binary_stdin() if path == "-" else _open(path)
     try:
-        data = stream.read(cap + 1)
+        data = read_at_most(stream, cap + 1)
     except OSError as error:
         raise InputError(f"cannot read {source}: {error.strerror}") from None
     finally:
@@ -189,6 +191,32 @@ def read_text(path: str, kind: str) -> str:
     if data.startswith(GZIP_MAGIC):
         data = inflated(data, source, kind)
     return decode(data, source)
+
+
+def read_at_most(stream: IO[bytes], most: int) -> bytes:
+    """What ``stream`` holds, up to ``most`` bytes, in memory no larger than what was read.
+
+    ``read(most)`` alone sets ``most`` bytes aside before reading: a cap raised
+    to a terabyte (``CPSOLVER_LIMIT_PROOF`` for a proof of gigabytes) would
+    fail for want of memory, whatever the file's size. A file's size is known,
+    and read in one go; a pipe is read a piece at a time.
+    """
+    try:
+        info = os.fstat(stream.fileno())
+        unread = info.st_size - stream.tell() if stat.S_ISREG(info.st_mode) else None
+    except (OSError, ValueError):  # no descriptor (io.BytesIO), or no position
+        unread = None
+    if unread is not None:
+        # A byte past what it holds: a file that grew since is still read up to ``most``.
+        return stream.read(min(most, max(unread, 0) + 1))
+    pieces, left = [], most
+    while left:
+        piece = stream.read(min(left, _PIECE))
+        if not piece:
+            break
+        pieces.append(piece)
+        left -= len(piece)
+    return b"".join(pieces)
 
 
 def read_lines(path: str) -> Iterator[tuple[int, str | InputError]]:

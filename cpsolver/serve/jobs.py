@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from cpsolver.io.reading import InputError, limit, loads_json
+from cpsolver.io.reading import InputError, limit, loads_json, read_at_most
 from cpsolver.scale.watchdog import GuardedGroup
 
 POLL = 0.05  # seconds between looks at a running worker
@@ -92,7 +92,7 @@ class Supervisor:
                 if group.program is not None:
                     group.program.wait()
             reply.seek(0)
-            data = reply.read(limit("result") + 1)
+            data = read_at_most(reply, limit("result") + 1)
         try:
             found = loads_json(data, "the worker")
         except InputError:

@@ -51,7 +51,24 @@ typedef struct {
     int64_t *plays;      /* by play number: NAME_AT, 0 where not asked yet */
     size_t play_room;                /* the length of plays */
     size_t written;                  /* nodes so far */
+    PyObject *write;                 /* callable: str -> anything, handed the text piece by piece */
+    size_t piece;                    /* the text's length past which it is handed to write */
 } ProofText;
+
+/* Hand the text so far to p->write and start it afresh: a proof of millions of nodes is
+ * written as it is walked, never held whole. Every name and symbol is ASCII (json.dumps'
+ * default escapes the rest; Core_strategy_text checks the symbols). */
+static int text_flush(ProofText *p) {
+    if (!p->text.len) return 0;
+    PyObject *piece = PyUnicode_DecodeASCII(p->text.data, (Py_ssize_t)p->text.len, NULL);
+    if (!piece) return -1;
+    PyObject *done = PyObject_CallOneArg(p->write, piece);
+    Py_DECREF(piece);
+    if (!done) return -1;
+    Py_DECREF(done);
+    p->text.len = 0;
+    return 0;
+}
 
 /* Ask a callable for a name, keep it in p->names; NAME_AT of it, or -1. */
 static int64_t ask_name(ProofText *p, PyObject *name_of, PyObject *key) {
@@ -117,9 +134,8 @@ static int text_edge(ProofText *p, int32_t move, int32_t row) {
 
 /* A node a line: {"hands":[...],"turn":T,"table":null or {play,"by":B}, and its
  * "spring", "move" or "replies"}: the key order of proof.py's nodes. */
-static int row_text(Core *self, void *sink, const State *st, int winning, const int32_t *plan,
+static int row_body(Core *self, ProofText *p, const State *st, int winning, const int32_t *plan,
                     int plan_length, const int32_t *moves, const int32_t *rows, size_t count) {
-    ProofText *p = sink;
     Text *t = &p->text;
     if (text_str(t, p->written++ ? ",\n    {\"hands\":[" : "    {\"hands\":[")) return -1;
     for (int i = 0; i < self->players; i++) {
@@ -146,16 +162,29 @@ static int row_text(Core *self, void *sink, const State *st, int winning, const 
     return text_str(t, "]}");
 }
 
-/* strategy_text(hands, turn, table, by, symbols, play_name) -> str */
+/* walk_strategy's sink: a node's line, the text handed on once it is a piece long. */
+static int row_text(Core *self, void *sink, const State *st, int winning, const int32_t *plan,
+                    int plan_length, const int32_t *moves, const int32_t *rows, size_t count) {
+    ProofText *p = sink;
+    if (row_body(self, p, st, winning, plan, plan_length, moves, rows, count)) return -1;
+    return p->text.len >= p->piece ? text_flush(p) : 0;
+}
+
+/* strategy_text(hands, turn, table, by, symbols, play_name, write, piece) -> None: the text
+ * handed to write in pieces of about `piece` characters (the last one shorter). */
 static PyObject *Core_strategy_text(Core *self, PyObject *args) {
-    PyObject *hands, *play_name;
+    PyObject *hands, *play_name, *write;
     const char *symbols;
-    Py_ssize_t symbol_count;
+    Py_ssize_t symbol_count, piece;
     State st;
-    if (!PyArg_ParseTuple(args, "Oiiis#O", &hands, &st.turn, &st.table, &st.by, &symbols, &symbol_count,
-                          &play_name) ||
+    if (!PyArg_ParseTuple(args, "Oiiis#OOn", &hands, &st.turn, &st.table, &st.by, &symbols, &symbol_count,
+                          &play_name, &write, &piece) ||
         fill_state(self, hands, &st))
         return NULL;
+    if (!PyCallable_Check(write) || piece < 1) {
+        PyErr_SetString(PyExc_ValueError, "write must be callable, and a piece at least 1 character");
+        return NULL;
+    }
     int plain = symbol_count == RANKS;
     for (Py_ssize_t i = 0; plain && i < symbol_count; i++)
         plain = symbols[i] > ' ' && symbols[i] < 127 && symbols[i] != '"' && symbols[i] != '\\';
@@ -163,14 +192,14 @@ static PyObject *Core_strategy_text(Core *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the symbols must be one printable ASCII character a rank, no quote");
         return NULL;
     }
-    ProofText p = {{NULL, 0, 0}, {NULL, 0, 0}, symbols, play_name, NULL, 0, 0};
+    ProofText p = {{NULL, 0, 0}, {NULL, 0, 0}, symbols, play_name, NULL, 0, 0, write, (size_t)piece};
     PyObject *answer = NULL;
     p.play_room = self->play_count + 1;
     p.plays = calloc(p.play_room, sizeof(int64_t));
     if (!p.plays) {
         PyErr_NoMemory();
-    } else if (!walk_strategy(self, st, row_text, &p)) {
-        answer = PyUnicode_DecodeUTF8(p.text.data ? p.text.data : "", (Py_ssize_t)p.text.len, NULL);
+    } else if (!walk_strategy(self, st, row_text, &p) && !text_flush(&p)) {
+        answer = Py_NewRef(Py_None);
     }
     free(p.text.data);
     free(p.names.data);
