@@ -182,6 +182,9 @@ def _proof_file(result: EndgameResult, subject: str, found: Record) -> VerifyAns
         _, found["proof_seconds"] = cpu_each(lambda: write_pieces(path, fill))
         found["proof_kb"] = characters / 1024
         found["proof_gz_kb"] = os.path.getsize(path) / 1024
+        # Verified as a user verifies it, in a process of its own: the search's table,
+        # gigabytes on a full deal, is let go first.
+        result.strategy = None
         os.environ.setdefault("CPSOLVER_LIMIT_PROOF", str(1 << 40))  # gigabytes of proof
         answer, found["verify_seconds"] = cpu_each(
             lambda: verify_text(read_text(path, "proof"), subject, RULES, "proof")

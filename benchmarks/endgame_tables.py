@@ -129,7 +129,13 @@ def proofs_table(records: dict[tuple[str, str, str], Record], of: str = "proofs3
         if record["winner"] is None or "verify_seconds" not in record:
             stopped = record.get("strategy_stopped")
             within = f"the {stopped} limit" if stopped in ("time", "memory") else "the limits"
-            why = "undecided" if record["winner"] is None else f"no strategy within {within}"
+            # A proof's part times the solve and the strategy's readout together: past the
+            # CPU limit, either may have been left unfinished.
+            why = (
+                "no strategy within the CPU limit"
+                if record["winner"] is None
+                else f"no strategy within {within}"
+            )
             lines.append(f"| {key} | {why} | | | | | | | |")
             continue
         made = record["seconds"] + record["proof_seconds"]
