@@ -141,6 +141,41 @@ def test_states_asked_of_first_and_met_again_are_counted_alike_on_both_cores(
 
 
 @needs_core
+def test_a_won_state_is_settled_narrowly_to_the_same_winning_move_on_both_cores() -> None:
+    """A strategy's walk searches a won state the table lacks narrowest first (settle_won):
+    on fresh searches of both cores, the same nodes, a move whose position the mover's side
+    wins (a fresh full search says so), and every result kept."""
+    rng = random.Random("settle-won")
+    settled = 0
+    for k in range(80):
+        sizes = ((1, 7), (1, 6), (1, 6)) if k % 2 else ((1, 8), (1, 8))
+        position = random_position(rng, sizes, 0.5)
+        reference = Search(position.players)
+        state = state_of(reference, position)
+        if not reference.wins(*state):
+            continue
+        found = []
+        for search in (Search(position.players), CompiledSearch(position.players)):
+            state = state_of(search, position)
+            search.settle_won(state)
+            entry = search.lookup(state)
+            assert entry is not False and entry is not None, position
+            move = entry[0] if isinstance(entry, tuple) else entry
+            child = search.successor(state, move)
+            side = search.side[state[1]]
+            if child is not None:
+                hands, turn, table, by = search.past_forced_passes(child)
+                fresh = Search(position.players)  # plays numbered afresh
+                if table >= 0:
+                    table = fresh.index(search.play(table))
+                assert fresh.wins(hands, turn, table, by) == (fresh.side[turn] == side), position
+            found.append((str(search.play(move)) if move >= 0 else "pass", search.nodes))
+        assert found[0] == found[1], position
+        settled += 1
+    assert settled >= 20
+
+
+@needs_core
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
 def test_the_compiled_cores_proofs_verify_and_equal_the_references(rules: RuleSet) -> None:
     for position in _positions(rules, 12, "proofs"):

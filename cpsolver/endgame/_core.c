@@ -238,6 +238,15 @@ static PyObject *Core_wins(Core *self, PyObject *args) {
     return PyBool_FromLong(won);
 }
 
+/* settle_won(hands, turn, table, by): search a state whose side to move is known to win, its
+ * winning move sought narrowest first, every result kept (strategy.h's settle_won). */
+static PyObject *Core_settle_won(Core *self, PyObject *args) {
+    State st;
+    if (parse_state(self, args, &st)) return NULL;
+    if (settle_won(self, &st)) return failure(self);
+    Py_RETURN_NONE;
+}
+
 /* proves(hands, turn, table, by, prover, width, resume=False, order=0): 1 proven, 0 refuted,
  * 2 open at this width, the prover's moves tried in move order `order`. With `resume`, the
  * states the same question (prover and order) last left open are read again: that question
@@ -562,6 +571,9 @@ static PyMethodDef Core_methods[] = {
     {"answerable", (PyCFunction)Core_answerable, METH_VARARGS,
      "answerable(hand, play): whether the hand holds a play beating it (the search's own test)."},
     {"play", (PyCFunction)Core_play, METH_VARARGS, "play(move): (pattern, top, chain, packed cards)."},
+    {"settle_won", (PyCFunction)Core_settle_won, METH_VARARGS,
+     "settle_won(hands, turn, table, by): search a state whose side to move is known to win, its winning\n"
+     "move sought narrowest first, every result kept."},
     {"strategy_line", (PyCFunction)Core_strategy_line, METH_VARARGS,
      "strategy_line(hands, turn, table, by): (strategy nodes, principal line as (player, move) pairs)."},
     {"strategy_text", (PyCFunction)Core_strategy_text, METH_VARARGS,

@@ -191,6 +191,13 @@ class CompiledSearch(Tree):
         except TimeoutError:
             raise OutOfTime from None
 
+    def settle_won(self, state: State) -> None:
+        """Search a state whose side to move is known to win, narrowest first (in C)."""
+        try:
+            self._core.settle_won(*state)
+        except TimeoutError:
+            raise OutOfTime from None
+
     def proves(
         self,
         hands: tuple[int, ...],

@@ -45,6 +45,7 @@ from cpsolver.endgame.tree import (
     PASS,
     PROVEN,
     REFUTED,
+    WIDTHS,
     Entry,
     Move,
     OutOfTime,
@@ -151,6 +152,21 @@ class Search(RunOuts, Tree):
         self._keep_all = True
         try:
             return self.wins(*state)
+        finally:
+            self._keep_all = False
+
+    def settle_won(self, state: State) -> None:
+        """Search a state whose side to move is known to win, narrowest first (the compiled
+        core's settle_won, the same steps), every result kept."""
+        self._keep_all = True
+        try:
+            prover, found = self.side[state[1]], OPEN
+            for width in WIDTHS:
+                found = self.proves(*state, prover, width)
+                if found != OPEN:
+                    break
+            if found != PROVEN:
+                self.wins(*state)
         finally:
             self._keep_all = False
 

@@ -39,6 +39,7 @@ class Strategy:
         self._nodes: dict[State, Node] | None = None
         self._depth: dict[State, int] = {}
         self._walked: tuple[int, list[tuple[int, Move]]] | None = None
+        self._winner: int | None = None
         if not limited:
             self.unlimit()
 
@@ -64,7 +65,10 @@ class Strategy:
                     continue
                 node = self._node(state)
                 nodes[state] = node
-                stack.extend(child for _, child in node.edges if child is not None)
+                # Depth first, each node's children in move order, as the compiled core walks
+                # them: a state the table lacks is searched where the walk meets it, and a
+                # narrow question's cost depends on what was searched before it.
+                stack.extend(reversed([child for _, child in node.edges if child is not None]))
             self._nodes = nodes
         return self._nodes
 
@@ -98,9 +102,20 @@ class Strategy:
             self._walked = self.search.strategy_line(self.root)
         return self._walked
 
+    @property
+    def winner(self) -> int:
+        """The side that wins the root."""
+        if self._winner is None:
+            mover = self.search.side[self.root[1]]
+            self._winner = mover if self.search.entry(self.root) is not None else 1 - mover
+        return self._winner
+
     def _node(self, state: State) -> Node:
         search = self.search
-        entry = search.entry(state)  # searched first where it is not kept
+        # The losing side's states are never looked up, still less searched again: every
+        # reply there is in the strategy, whatever the table holds (the C walk's walk_entry).
+        losing = search.side[state[1]] != self.winner
+        entry = None if losing else search.won_entry(state)  # searched first where not kept
         if entry is not None:
             if isinstance(entry, tuple):
                 return Node(state, True, (), entry)

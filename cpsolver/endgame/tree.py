@@ -113,6 +113,17 @@ class Tree:
         """:meth:`wins`, keeping every result found, however cheap."""
         raise NotImplementedError
 
+    def settle_won(self, state: State) -> None:
+        """Search a state whose side to move is known to win (a state of its strategy),
+        keeping every result: its winning move is sought narrowest first, at the
+        :data:`WIDTHS` :meth:`decide` asks at, and by :meth:`wins` last.
+
+        The full search alone refuted in full every wrong first move it tried,
+        at each state of a strategy's walk the table did not hold (too cheap to
+        keep, evicted, or never searched, after a reply the search left out).
+        """
+        raise NotImplementedError
+
     def proves(
         self,
         hands: tuple[int, ...],
@@ -191,6 +202,16 @@ class Tree:
             self.settle(state)
             found = self.lookup(state)
             assert found is not False, "a settled state is kept"
+        return found
+
+    def won_entry(self, state: State) -> Entry:
+        """:meth:`entry` of a state whose side to move is known to win, searched as
+        :meth:`settle_won` does where the table does not hold it."""
+        found = self.lookup(state)
+        if found is False:
+            self.settle_won(state)
+            found = self.lookup(state)
+            assert found is not False  # every result of settle_won is kept
         return found
 
     def settled(self, state: State) -> bool | None:

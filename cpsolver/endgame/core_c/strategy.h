@@ -43,17 +43,67 @@ static int32_t settled_entry(Core *self, const State *st, int *failed) {
     return entry_result(s->v);
 }
 
+/* The widths settle_won asks at, as Tree.decide does (tree.WIDTHS). */
+static const int WON_WIDTHS[] = {1, 2, 3, 4, 6};
+
+/* Search a state whose side to move is known to win (a state of its strategy), keeping every
+ * result: its winning move sought narrowest first, as Tree.decide asks (the full search last).
+ * The full search alone refuted in full every wrong first move it tried, at each state of a
+ * walk the table did not hold (too cheap to keep, evicted, or never searched, after a reply
+ * the search left out). solver.py's Search.settle_won, the same steps. 0, or -1 on failure. */
+static int settle_won(Core *self, const State *st) {
+    int keep_all = self->keep_all, order = self->order;
+    self->keep_all = 1;
+    self->order = ORDER_DEFAULT;
+    int prover = self->side[st->turn];
+    Map *open = &self->open_nodes[question_of(self, prover)];
+    int found = OPEN;
+    for (size_t i = 0; found == OPEN && i < sizeof WON_WIDTHS / sizeof *WON_WIDTHS; i++)
+        found = map_clear(open) ? (PyErr_NoMemory(), -1) : proves(self, st, prover, WON_WIDTHS[i]);
+    if (found >= 0 && found != PROVEN) found = wins(self, st);
+    if (map_clear(open) && found >= 0) found = (PyErr_NoMemory(), -1);
+    self->keep_all = keep_all;
+    self->order = order;
+    return found < 0 ? -1 : 0;
+}
+
+/* The side that wins `root`, which every walk of its strategy needs first; -1 on failure. */
+static int winner_of(Core *self, const State *root) {
+    int failed;
+    int32_t result = settled_entry(self, root, &failed);
+    if (failed) return -1;
+    return result != LOSS ? self->side[root->turn] : 1 - self->side[root->turn];
+}
+
+/* A walked state's entry. The losing side's states are never looked up, still less searched
+ * again: every one of their replies is in the strategy whatever the table holds, and proving
+ * once more that they all lose (a full search, where the result was too cheap to keep or was
+ * evicted) searched more than the rest of a full deal's walk. */
+static int32_t walk_entry(Core *self, const State *st, int winner, int *failed) {
+    *failed = 0;
+    if (self->side[st->turn] != winner) return LOSS;
+    u64 key[4];
+    Slot *s = NULL;
+    if (key_of(self, st, key) ||
+        (!(s = map_find(&self->table, key[0], key[1], key[2], key[3])) &&
+         (settle_won(self, st) || !(s = map_find(&self->table, key[0], key[1], key[2], key[3]))))) {
+        *failed = 1;
+        return 0;
+    }
+    return entry_result(s->v);
+}
+
 #define WALK_CHECK_EVERY 4096
 
 /* Moves to the end from a state if the losing side resists longest; -1 on failure.
  * Every state walked is one node of the strategy (counted in `walked`). */
-static long long depth(Core *self, const State *st, Map *walked) {
+static long long depth(Core *self, const State *st, int winner, Map *walked) {
     u64 words[4];
     state_words(st, words);
     Slot *s = map_find(walked, words[0], words[1], words[2], words[3]);
     if (s) return s->v;
     int failed;
-    int32_t result = settled_entry(self, st, &failed);
+    int32_t result = walk_entry(self, st, winner, &failed);
     if (failed) return -1;
     long long found;
     if (result < PASS && result != LOSS) {
@@ -76,7 +126,7 @@ static long long depth(Core *self, const State *st, Map *walked) {
         for (size_t i = base; i < self->scratch.len; i++) {
             State child;
             if (!successor(self, st, self->scratch.data[i], &child)) continue;
-            long long d = depth(self, &child, walked);
+            long long d = depth(self, &child, winner, walked);
             if (d < 0) {
                 self->scratch.len = base;
                 return -1;
@@ -99,9 +149,9 @@ static long long depth(Core *self, const State *st, Map *walked) {
 }
 
 /* The depth of a successor (0 where the mover is out), from the walk's memo or walked anew. */
-static long long child_depth(Core *self, const State *st, int move, State *child, Map *walked) {
+static long long child_depth(Core *self, const State *st, int move, State *child, int winner, Map *walked) {
     if (!successor(self, st, move, child)) return 0;
-    return depth(self, child, walked);
+    return depth(self, child, winner, walked);
 }
 
 /* strategy_line(hands, turn, table, by) -> (strategy nodes, [(player, move), ...]) */
@@ -112,11 +162,12 @@ static PyObject *Core_strategy_line(Core *self, PyObject *args) {
     if (map_clear(walked)) return PyErr_NoMemory();
     PyObject *line = PyList_New(0);
     PyObject *answer = NULL;
-    if (!line || depth(self, &st, walked) < 0) goto done;
+    int winner = line ? winner_of(self, &st) : -1;
+    if (winner < 0 || depth(self, &st, winner, walked) < 0) goto done;
     size_t size = walked->len;
     for (;;) {
         int failed;
-        int32_t result = settled_entry(self, &st, &failed);
+        int32_t result = walk_entry(self, &st, winner, &failed);
         if (failed) goto done;
         if (result < PASS && result != LOSS) { /* a plan: its plays, the others passing between */
             size_t offset = (size_t)(-2 - (int64_t)result);
@@ -157,7 +208,7 @@ static PyObject *Core_strategy_line(Core *self, PyObject *args) {
             long long deepest = -1;
             for (size_t i = base; i < self->scratch.len; i++) {
                 State child;
-                long long d = child_depth(self, &st, self->scratch.data[i], &child, walked);
+                long long d = child_depth(self, &st, self->scratch.data[i], &child, winner, walked);
                 if (d < 0) {
                     self->scratch.len = base;
                     goto done;
@@ -213,10 +264,12 @@ static int walk_strategy(Core *self, State root, RowSink emit, void *sink) {
         goto done;
     }
     queue[queued++] = root;
+    int winner = winner_of(self, &root);
+    if (winner < 0) goto done;
     for (size_t at = 0; at < queued; at++) {
         State st = queue[at];
         int failed;
-        int32_t result = settled_entry(self, &st, &failed);
+        int32_t result = walk_entry(self, &st, winner, &failed);
         if (failed) goto done;
         if (result < PASS && result != LOSS) {
             size_t offset = (size_t)(-2 - (int64_t)result);
