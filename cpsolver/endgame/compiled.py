@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import TypeVar
 
 from cpsolver.endgame.budget import MemoryBudget, OutOfMemory
-from cpsolver.endgame.tree import ORDER_DEFAULT, Entry, Move, OutOfTime, State, Tree
+from cpsolver.endgame.tree import ORDER_DEFAULT, Entry, Move, OutOfTime, State, Tree, Write
 from cpsolver.io.memory import resident_bytes
 from cpsolver.rules.cards import RANK_COUNT
 from cpsolver.rules.movegen import generator
@@ -216,11 +216,7 @@ class CompiledSearch(Tree):
             raise OutOfTime from None
 
     def strategy_text(
-        self,
-        root: State,
-        symbols: str,
-        play_text: Callable[[Move], str],
-        write: Callable[[str], object],
+        self, root: State, symbols: str, play_text: Callable[[Move], str], write: Write
     ) -> bool:
         """Hand ``write`` the won root's strategy as a proof's nodes, JSON a node a line,
         written in C, in pieces of about :data:`TEXT_PIECE` characters."""

@@ -16,13 +16,13 @@ walks them (:func:`write_strategy_proof`).
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from cpsolver.endgame.answer import EndgameResult
 from cpsolver.endgame.packed import unpack
 from cpsolver.endgame.strategy import Strategy
-from cpsolver.endgame.tree import NO_TABLE, PASS, Move, State, Tree
+from cpsolver.endgame.tree import NO_TABLE, PASS, Move, State, Tree, Write
 from cpsolver.io.positionformat import position_as_dict
 from cpsolver.rules.cards import RANK_SYMBOLS, rank_symbol
 from cpsolver.rules.ruleset import RuleSet
@@ -48,9 +48,7 @@ def strategy_proof_text(result: EndgameResult, rules: RuleSet) -> str:
     return "".join(pieces)
 
 
-def write_strategy_proof(
-    result: EndgameResult, rules: RuleSet, write: Callable[[str], object]
-) -> None:
+def write_strategy_proof(result: EndgameResult, rules: RuleSet, write: Write) -> None:
     """Hand ``write`` the text of :func:`strategy_proof_text` piece by piece, as it is made:
     a full deal's proof is gigabytes of text, never held whole here.
 

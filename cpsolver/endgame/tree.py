@@ -53,6 +53,7 @@ Entry = Move | tuple[Move, ...] | None  # the winning move, a plan that runs out
 # A strategy's node as a proof lists it: its state, its plan (or ()), and its edges as
 # (move, the child's row, or None where the move empties the mover's hand).
 Row = tuple[State, tuple[Move, ...], tuple[tuple[Move, int | None], ...]]
+Write = Callable[[str], object]  # where a proof's text goes, a piece at a time
 
 
 class OutOfTime(Exception):
@@ -168,11 +169,7 @@ class Tree:
         raise NotImplementedError
 
     def strategy_text(
-        self,
-        root: State,
-        symbols: str,
-        play_text: Callable[[Move], str],
-        write: Callable[[str], object],
+        self, root: State, symbols: str, play_text: Callable[[Move], str], write: Write
     ) -> bool:
         """Hand ``write`` the won root's strategy as a proof's nodes, JSON a node a line, in
         pieces, if this search writes it itself (False: it does not): a hand spelled as
