@@ -166,9 +166,13 @@ def test_a_strategy_read_out_within_the_limits_is_whole_and_proves_the_verdict()
 
 
 @pytest.mark.skipif(not compiled.available(), reason="the compiled core was not built")
+@pytest.mark.parametrize(
+    ("limit", "option"), [("time limit", "--timeout"), ("memory cap", "--memory")]
+)
 def test_the_command_gives_the_verdict_and_says_why_there_is_no_line_nor_proof(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Any
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Any, limit: str, option: str
 ) -> None:
+    """Each limit the strategy's reading out meets is named, and the option that raises it."""
     from click.testing import CliRunner
 
     from cpsolver.cli import cli
@@ -176,8 +180,10 @@ def test_the_command_gives_the_verdict_and_says_why_there_is_no_line_nor_proof(
     read_out = answer.Strategy
 
     def late(search: Any, root: Any, limited: bool = False) -> Any:
-        if limited:
+        if limited and option == "--timeout":
             search.deadline = time.perf_counter() - 1
+        elif limited:
+            search._core.bound(1_000)  # the walk's memo is held to the table's bound
         return read_out(search, root, limited)
 
     monkeypatch.setattr(answer, "Strategy", late)
@@ -186,11 +192,14 @@ def test_the_command_gives_the_verdict_and_says_why_there_is_no_line_nor_proof(
     done = CliRunner().invoke(cli, ["endgame", *hands])
     assert done.exit_code == 0, done.output
     assert "hand 0 to move wins with 8" in done.output
-    assert (
-        "(no line: the winning strategy is too big to read out within the time limit)"
-        in done.output
+    assert f"(no line: the winning strategy is too big to read out within the {limit})" in (
+        done.output
     )
-    assert "no proof written: the winning strategy is too big" in done.output and not proof.exists()
+    assert not proof.exists()
+    assert (
+        f"no proof written: the winning strategy is too big to read out within the {limit}; "
+        f"a larger {option} may hold it"
+    ) in done.output
 
 
 @pytest.mark.skipif(not compiled.available(), reason="the compiled core was not built")

@@ -195,9 +195,15 @@ def endgame_command(
         if result.winner is None:
             click.echo("no proof written: the verdict is unknown", err=True)
         elif result.strategy is None:
+            # Say which limit to raise: a full deal's strategy takes gigabytes and minutes.
+            limit, option = (
+                ("the time limit", "--timeout")
+                if result.stats.get("strategy_stopped") == "time"
+                else ("the memory cap", "--memory")
+            )
             click.echo(
-                "no proof written: the winning strategy is too big to read out within "
-                "--timeout and --memory",
+                f"no proof written: the winning strategy is too big to read out within "
+                f"{limit}; a larger {option} may hold it",
                 err=True,
             )
         else:
