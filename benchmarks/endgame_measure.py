@@ -14,6 +14,7 @@ import statistics
 import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -166,29 +167,20 @@ def _proof_file(result: EndgameResult, subject: str, found: Record) -> VerifyAns
     does with a large one; its build and verify times and sizes go in ``found``."""
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "proof.json.gz")
-        characters = 0
-
-        def fill(write: Callable[[str], object]) -> None:
-            nonlocal characters
-            characters = 0
-
-            def counted(piece: str) -> None:
-                nonlocal characters
-                characters += len(piece)  # the text is ASCII: a character a byte
-                write(piece)
-
-            write_strategy_proof(result, RULES, counted)
-
+        fill = partial(write_strategy_proof, result, RULES)  # as `endgame --proof` writes
         _, found["proof_seconds"] = cpu_each(lambda: write_pieces(path, fill))
-        found["proof_kb"] = characters / 1024
         found["proof_gz_kb"] = os.path.getsize(path) / 1024
         # Verified as a user verifies it, in a process of its own: the search's table,
         # gigabytes on a full deal, is let go first.
         result.strategy = None
         os.environ.setdefault("CPSOLVER_LIMIT_PROOF", str(1 << 40))  # gigabytes of proof
-        answer, found["verify_seconds"] = cpu_each(
-            lambda: verify_text(read_text(path, "proof"), subject, RULES, "proof")
-        )
+
+        def check() -> tuple[int, VerifyAnswer]:
+            text = read_text(path, "proof")
+            return len(text), verify_text(text, subject, RULES, "proof")
+
+        (characters, answer), found["verify_seconds"] = cpu_each(check)
+        found["proof_kb"] = characters / 1024  # the text is ASCII: a character a byte
     return answer
 
 

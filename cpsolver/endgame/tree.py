@@ -194,21 +194,21 @@ class Tree:
 
     def entry(self, state: State) -> Entry:
         """What the table holds for a state, searched again if it was too cheap to keep."""
-        found = self.lookup(state)
-        if found is False:
-            self.settle(state)
-            found = self.lookup(state)
-            assert found is not False, "a settled state is kept"
-        return found
+        return self._searched_entry(state, self.settle)
 
     def won_entry(self, state: State) -> Entry:
         """:meth:`entry` of a state whose side to move is known to win, searched as
         :meth:`settle_won` does where the table does not hold it."""
+        return self._searched_entry(state, self.settle_won)
+
+    def _searched_entry(self, state: State, search: Callable[[State], object]) -> Entry:
+        """What the table holds for a state, ``search`` (which keeps every result) asked
+        first where it holds nothing (the compiled core's searched_entry)."""
         found = self.lookup(state)
         if found is False:
-            self.settle_won(state)
+            search(state)
             found = self.lookup(state)
-            assert found is not False  # every result of settle_won is kept
+            assert found is not False, "a settled state is kept"
         return found
 
     def settled(self, state: State) -> bool | None:

@@ -19,28 +19,13 @@ static inline void state_words(const State *st, u64 *key) {
     key[3] = (u64)(uint32_t)st->table;
 }
 
-/* The table's entry of a state, searching it first if need be: a move, a plan offset
- * (as -2 - offset), or LOSS; *failed on failure. */
-static int32_t settled_entry(Core *self, const State *st, int *failed) {
-    *failed = 0;
-    u64 key[4];
-    if (key_of(self, st, key)) {
-        *failed = 1;
-        return 0;
-    }
-    Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
-    if (!s) { /* not searched yet, or too cheap to keep, or evicted: search it, keeping it */
-        int keep_all = self->keep_all;
-        self->keep_all = 1;
-        int won = wins(self, st);
-        self->keep_all = keep_all;
-        if (won < 0) {
-            *failed = 1;
-            return 0;
-        }
-        s = map_find(&self->table, key[0], key[1], key[2], key[3]);
-    }
-    return entry_result(s->v);
+/* Search a state, keeping every result, however cheap (the walk reads them back): 0, or -1. */
+static int settle(Core *self, const State *st) {
+    int keep_all = self->keep_all;
+    self->keep_all = 1;
+    int won = wins(self, st);
+    self->keep_all = keep_all;
+    return won < 0 ? -1 : 0;
 }
 
 /* The widths settle_won asks at, as Tree.decide does (tree.WIDTHS). */
@@ -67,10 +52,21 @@ static int settle_won(Core *self, const State *st) {
     return found < 0 ? -1 : 0;
 }
 
+/* The table's entry of a state, searched first by `search` (settle, or settle_won) where the
+ * table lacks it: a move, a plan offset (as -2 - offset), or LOSS; *failed on failure. */
+static int32_t searched_entry(Core *self, const State *st, int (*search)(Core *, const State *), int *failed) {
+    u64 key[4];
+    Slot *s = NULL;
+    *failed = key_of(self, st, key) ||
+              (!(s = map_find(&self->table, key[0], key[1], key[2], key[3])) &&
+               (search(self, st) || !(s = map_find(&self->table, key[0], key[1], key[2], key[3]))));
+    return *failed ? 0 : entry_result(s->v);
+}
+
 /* The side that wins `root`, which every walk of its strategy needs first; -1 on failure. */
 static int winner_of(Core *self, const State *root) {
     int failed;
-    int32_t result = settled_entry(self, root, &failed);
+    int32_t result = searched_entry(self, root, settle, &failed);
     if (failed) return -1;
     return result != LOSS ? self->side[root->turn] : 1 - self->side[root->turn];
 }
@@ -82,15 +78,7 @@ static int winner_of(Core *self, const State *root) {
 static int32_t walk_entry(Core *self, const State *st, int winner, int *failed) {
     *failed = 0;
     if (self->side[st->turn] != winner) return LOSS;
-    u64 key[4];
-    Slot *s = NULL;
-    if (key_of(self, st, key) ||
-        (!(s = map_find(&self->table, key[0], key[1], key[2], key[3])) &&
-         (settle_won(self, st) || !(s = map_find(&self->table, key[0], key[1], key[2], key[3]))))) {
-        *failed = 1;
-        return 0;
-    }
-    return entry_result(s->v);
+    return searched_entry(self, st, settle_won, failed);
 }
 
 #define WALK_CHECK_EVERY 4096
