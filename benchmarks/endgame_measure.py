@@ -8,13 +8,18 @@ positions are in ``endgame.py``.
 
 from __future__ import annotations
 
+import json
 import os
+import resource
 import signal
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
+from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -143,6 +148,12 @@ def ours(
             str(m) for m in solve(position, RULES, all_moves=True, core=CORE["name"]).moves
         ]
         found["all_seconds"] = time.process_time() - started
+        # The whole process as a user starts it, beside the interpreter's own start-up.
+        found["process_runs"] = [command_cpu(endgame_command(position)) for _ in range(runs)]
+        found["process_seconds"] = statistics.median(found["process_runs"])
+        floor = [command_cpu([sys.executable, "-c", "pass"]) for _ in range(runs)]
+        found["interpreter_seconds"] = statistics.median(floor)
+        found["install"] = install_kind()
     if proof and result.strategy is not None:
         subject = position_as_text(position)
         if memory is None:
@@ -160,6 +171,60 @@ def ours(
         if answer.failure is not None:
             found["failure"] = answer.failure
     return found
+
+
+def command_line() -> list[str]:
+    """How a user starts cpsolver: the console script beside this interpreter where it was
+    installed, else ``python -m cpsolver``."""
+    script = Path(sys.executable).with_name("cpsolver")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "cpsolver"]
+
+
+def install_kind() -> str:
+    """How the cpsolver this process runs was installed: "editable" (whose import hook costs
+    every process about 9 ms of start-up here) or "regular", as ``pip install .`` does."""
+    try:
+        said = distribution("cpsolver").read_text("direct_url.json") or "{}"
+    except PackageNotFoundError:
+        return "not installed"
+    return "editable" if json.loads(said).get("dir_info", {}).get("editable") else "regular"
+
+
+def endgame_command(position: Position) -> list[str]:
+    """``cpsolver endgame`` on a position of hands on lead, as a user types it."""
+    hands = [arg for hand in position.hands for arg in ("--hand", str(hand))]
+    return [*command_line(), "endgame", *hands, "--core", CORE["name"]]
+
+
+_BYTECODE = tempfile.TemporaryDirectory(prefix="cpsolver-bytecode-")
+
+
+def command_cpu(command: list[str]) -> float:
+    """The CPU seconds (user + system) of a whole process, as a peer's whole process is
+    timed (it inherits this process's pinning); it must end with exit 0 or 1 (the
+    endgame's verdicts).
+
+    Its modules are read from bytecode, as an installed package's are: kept in a
+    folder of the benchmark's own even where ``PYTHONDONTWRITEBYTECODE`` is set (a
+    source tree run so compiles every module each time, tens of ms), and written by
+    an untimed first run.
+    """
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = _BYTECODE.name
+    for _ in range(2):  # the first run writes the bytecode; the second is timed
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run(
+            command,
+            check=False,  # 1 is a verdict, not a failure
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        if done.returncode not in (0, 1):
+            raise RuntimeError(f"{' '.join(command)} failed: {done.stderr.strip()}")
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def _proof_file(result: EndgameResult, subject: str, found: Record) -> VerifyAnswer:
