@@ -11,8 +11,9 @@ Parts (``--only``, repeatable; default every one):
   winning move, the median solve time of ``--runs`` runs, the proof's build
   time, size and verify time (the proof as the text ``endgame --proof``
   writes: its build time includes writing that text, its verify time
-  reading it back); each peer
-  given by ``--peer`` on the same eight.
+  reading it back); the whole ``cpsolver endgame`` process as a user starts
+  it (CPU of the child, median of ``--runs``, beside ``python -c pass``); each
+  peer given by ``--peer`` on the same eight.
 - ``level50``: the "expert level 50" puzzle after the first player's single 8
   and a pass, asked of us and of each peer (the YunyanDeng solver also
   interactively: its own answer, then a pass).
