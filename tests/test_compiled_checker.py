@@ -6,7 +6,10 @@ with the C checker switched off, and the C checker must never call valid a
 proof the Python one refuses. Checked on proofs of positions generated under
 every bundled rule set and a user's TOML, on proofs changed at random
 (tests/strategy_mutations.py), and on texts written in every other way JSON
-and the card notation allow, which its reader refuses. Where the checker was
+and the card notation allow, which its reader refuses. Each text is also
+given to the reader that takes a proof a piece at a time (one node a line, as
+written: ``verify FILE``'s way to a proof of gigabytes), cut at random: it
+must read what the whole-text reader reads, or refuse. Where the checker was
 not built these tests skip; the Python checker is tested on its own elsewhere.
 """
 
@@ -32,7 +35,7 @@ from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet, standard_rules
 from cpsolver.verify import compiled
 from cpsolver.verify.answer import verify_text
-from cpsolver.verify.compiled import check_quickly, checker_moves, packed
+from cpsolver.verify.compiled import check_pieces_quickly, check_quickly, checker_moves, packed
 from cpsolver.verify.strategy import check_strategy_walked
 
 pytestmark = pytest.mark.skipif(
@@ -58,13 +61,41 @@ def _answer(text: str, subject: str | None, rules: RuleSet) -> Any:
 
 
 def _agree(text: str, rules: RuleSet, subject: str | None = None) -> bool:
-    """Assert both ways give one answer; whether the C checker read it and found it valid."""
+    """Assert both ways give one answer; whether the C checker read it and found it valid.
+
+    The text in pieces, as ``verify FILE`` reads it, must be read alike or refused.
+    """
     quick = check_quickly(text, subject, rules)
     slow = _slow(text, subject, rules)
     assert _answer(text, subject, rules) == slow
     if quick is not None:
         assert slow[0] is None and quick[1] == slow[1], "the C checker passed a bad proof"
+    pieces = check_pieces_quickly(_cut(text.encode()), subject, rules)
+    if pieces is not None:
+        assert pieces == quick, "the reader of pieces read what the whole-text one did not"
     return quick is not None
+
+
+def _cut(data: bytes) -> list[bytes]:
+    """``data`` in pieces of random sizes, one byte to a few lines (seeded by the data)."""
+    rng = random.Random(len(data))
+    pieces, at = [], 0
+    while at < len(data):
+        size = rng.choice([1, 2, 3, 17, 100, 1000, 1 << 16])
+        pieces.append(data[at : at + size])
+        at += size
+    return pieces
+
+
+def as_written(document: Any) -> str:
+    """A document laid out as ``endgame --proof`` writes one: the header indented, then one
+    node a line (what the reader of pieces reads; any other layout is read whole)."""
+    nodes = document.get("nodes") if isinstance(document, dict) else None
+    if not isinstance(nodes, list) or not nodes:
+        return json.dumps(document, indent=2)
+    head = json.dumps({k: v for k, v in document.items() if k != "nodes"}, indent=2)
+    lines = ",\n".join("    " + json.dumps(n, separators=(",", ":")) for n in nodes)
+    return f'{head[:-2]},\n  "nodes": [\n{lines}\n  ]\n}}\n'
 
 
 def _positions(rules: RuleSet, count: int) -> list[Position]:
@@ -90,6 +121,8 @@ def test_every_proof_the_solver_writes_passes_both_with_the_same_walk(rules: Rul
             assert failure is None
             assert quick is not None and quick[1] == expected, position
             walked += expected
+        written = strategy_proof_text(result, rules)
+        assert check_pieces_quickly(_cut(written.encode()), None, rules) == quick
     assert walked > 2000
 
 
@@ -101,7 +134,7 @@ def test_changed_proofs_get_the_python_checkers_answer(name: str) -> None:
         document, rules = proof(name)
         for _ in range(1 + (trial % 3 == 0) + (trial % 7 == 0)):
             mutation(rng, document)()
-        text = json.dumps(document, separators=(",", ":"))
+        text = as_written(document) if trial % 2 else json.dumps(document, separators=(",", ":"))
         if _agree(text, rules):
             passed += 1
         else:
@@ -164,7 +197,7 @@ def _texts(text: str) -> list[str]:
 @pytest.mark.parametrize("name", list(CASES))
 def test_proofs_written_otherwise_get_the_python_checkers_answer(name: str) -> None:
     document, rules = proof(name)
-    for text in (json.dumps(document), json.dumps(document, indent=1)):
+    for text in (json.dumps(document), json.dumps(document, indent=1), as_written(document)):
         assert _agree(text, rules)
         for other in _texts(text):
             _agree(other, rules)
@@ -363,10 +396,10 @@ def test_texts_changed_a_character_at_a_time_get_the_python_checkers_answer(name
     """The reader is hand-written: a character deleted, doubled or replaced anywhere (a quote,
     a bracket, a digit, a card) must never make it read what json.loads reads otherwise."""
     document, rules = proof(name)
-    text = json.dumps(document, separators=(",", ":"))
     rng = random.Random(f"characters {name}")
-    alphabet = '{}[]:,"\\ 0123456789.-eE+nultrfasJKQBR3'
-    for _ in range(400):
+    alphabet = '{}[]:,"\\ \n0123456789.-eE+nultrfasJKQBR3'
+    for trial in range(600):
+        text = as_written(document) if trial % 2 else json.dumps(document, separators=(",", ":"))
         at = rng.randrange(len(text))
         edit = rng.randrange(3)
         if edit == 0:
@@ -376,3 +409,34 @@ def test_texts_changed_a_character_at_a_time_get_the_python_checkers_answer(name
         else:
             changed = text[:at] + rng.choice(alphabet) + text[at + 1 :]
         _agree(changed, rules)
+
+
+def test_the_reader_of_pieces_takes_only_the_top_level_nodes() -> None:
+    """A `"nodes": [` line inside another header value, holding a valid strategy's lines,
+    while the document's own nodes say something else: never read as the proof."""
+    document, rules = proof("the landlord wins")
+    written = as_written(document)
+    opened = written.index('  "nodes": [')
+    nodes = written[opened:].removesuffix("\n}\n")
+    for top in ([{}], document["nodes"][:1], []):
+        forged = (
+            written[:opened]
+            + '  "stats": {\n'
+            + nodes.replace("\n", "\n  ")
+            + f'\n  }},\n  "nodes": {json.dumps(top)}\n}}\n'
+        )
+        assert json.loads(forged)["nodes"] == top
+        assert check_pieces_quickly(_cut(forged.encode()), None, rules) is None
+        _agree(forged, rules)
+
+
+def test_the_reader_of_pieces_is_finished_before_it_walks() -> None:
+    document, _ = proof("the landlord wins")
+    nodes = compiled._strategy.reader()  # type: ignore[union-attr]
+    assert nodes.feed(as_written(document).encode())
+    with pytest.raises(ValueError, match="finish"):
+        nodes.walk(*compiled._rules(standard_rules()), 0, 0, [0, 0], 0, None)
+    assert nodes.finish() is not None
+    with pytest.raises(ValueError, match="once"):
+        nodes.finish()
+    assert not nodes.feed(b"more")

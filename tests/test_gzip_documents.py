@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 
 from cpsolver.io.writing import OutputError, write_pieces, write_text
+from cpsolver.rules.ruleset import standard_rules
+from cpsolver.verify.answer import verify_file_quickly
+from cpsolver.verify.compiled import available as checker_available
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -111,3 +114,60 @@ def test_a_truncated_or_broken_gzip_file_is_one_line_and_exit_2(tmp_path: Path, 
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert "gzip" in done.stderr
+
+
+@pytest.mark.skipif(not checker_available(), reason="the compiled checker was not built")
+def test_a_strategy_file_is_verified_a_piece_at_a_time_and_any_other_read_whole(
+    tmp_path: Path,
+) -> None:
+    """verify reads a strategy laid out as written a piece at a time (a proof of gigabytes is
+    never held whole); laid out otherwise, or not valid, it is read whole as before, and the
+    answer is the same."""
+    rules = standard_rules()
+    plain, packed = tmp_path / "proof.json", tmp_path / "proof.json.gz"
+    for path in (plain, packed):
+        assert cpsolver("endgame", "examples/level50.txt", "--proof", str(path)).returncode == 0
+    document = json.loads(plain.read_text())
+    compact, broken = tmp_path / "compact.json", tmp_path / "broken.json"
+    compact.write_text(json.dumps(document))
+    broken.write_text(plain.read_text().replace('"rank":"8"', '"rank":"9"', 1))
+    for path, streamed in ((plain, True), (packed, True), (compact, False), (broken, False)):
+        quick = verify_file_quickly(str(path), None, rules)
+        assert (quick is not None) == streamed, path
+        done = cpsolver("verify", str(path), "--json")
+        answer = json.loads(done.stdout)
+        assert answer["valid"] == (path != broken) and done.returncode == (path == broken)
+        if quick is not None:
+            assert quick.as_dict() == answer
+    assert json.loads(cpsolver("verify", str(broken), "--json").stdout)["failure"].startswith(
+        "node"
+    )
+    # The position first, the proof second: given the other way round, the same usage error.
+    position, small = tmp_path / "position.txt", tmp_path / "small.json"
+    position.write_text("hand0: KK3\nhand1: QQ4\n")
+    assert cpsolver("endgame", str(position), "--proof", str(small)).returncode == 0
+    assert cpsolver("verify", str(position), str(small)).returncode == 0
+    swapped = cpsolver("verify", str(small), str(position))
+    assert swapped.returncode == 2 and "give the DEAL first" in swapped.stderr
+
+
+def test_a_proof_from_a_pipe_is_read_once_whole(tmp_path: Path) -> None:
+    """A named pipe (as `verify <(zcat proof.json.gz)` gives) cannot be read twice: it is
+    never tried a piece at a time, whatever it holds."""
+    strategy, spring = tmp_path / "strategy.json", tmp_path / "spring.json"
+    assert cpsolver("endgame", "examples/level50.txt", "--proof", str(strategy)).returncode == 0
+    assert cpsolver("solve", "examples/spring.txt", "--proof", str(spring)).returncode == 0
+    for proof in (spring, strategy):
+        pipe = tmp_path / f"{proof.stem}.pipe"
+        os.mkfifo(pipe)
+        verify = subprocess.Popen(
+            [sys.executable, "-m", "cpsolver", "verify", str(pipe), "--json"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+        )
+        with open(pipe, "w") as writer:  # waits for verify to open it
+            writer.write(proof.read_text())
+        out, err = verify.communicate(timeout=120)
+        assert verify.returncode == 0 and json.loads(out)["valid"], err

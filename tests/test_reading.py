@@ -22,6 +22,7 @@ from cpsolver.io.reading import (
     loads_json,
     loads_toml,
     read_at_most,
+    read_pieces,
     read_text,
 )
 from cpsolver.io.rulefiles import read_rules_text, rules_from_toml
@@ -253,6 +254,55 @@ def test_a_cap_raised_past_any_memory_reads_only_what_is_there(
     proof.write_text('{"format": "none"}')
     monkeypatch.setenv("CPSOLVER_LIMIT_PROOF", str(1 << 40))
     assert read_text(str(proof), "proof") == '{"format": "none"}'
+
+
+def _read_both(path: Path, kind: str, piece: int) -> tuple[Any, Any]:
+    """read_text's answer and read_pieces', each the text or the error's message."""
+    answers = []
+    for read in (
+        lambda: read_text(str(path), kind).encode(),
+        lambda: b"".join(read_pieces(str(path), kind, piece)),
+    ):
+        try:
+            answers.append(read())
+        except InputError as error:
+            answers.append(str(error))
+    return answers[0], answers[1]
+
+
+@pytest.mark.parametrize("piece", [1, 7, 4096])
+def test_pieces_are_read_text_in_pieces_with_its_bounds_and_errors(
+    piece: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plain and gzip files, whole, over the cap before and after unpacking, cut short,
+    broken: read a piece at a time, the same bytes or the same one-line error; no piece
+    larger than asked."""
+    import gzip
+
+    text = json.dumps({"format": "cpsolver-strategy", "nodes": list(range(300))}).encode()
+    packed = gzip.compress(text, mtime=0)
+    files = {
+        "plain.json": text,
+        "packed.json.gz": packed,
+        "cut.json.gz": packed[: len(packed) // 2],
+        "header.json.gz": packed[:5],
+        "broken.json.gz": packed[:20] + bytes(40) + packed[60:],
+        "empty.json": b"",
+        "member.json.gz": packed + b"after the end",
+    }
+    for cap in (1 << 20, len(text) - 1, len(packed) - 1):
+        monkeypatch.setenv("CPSOLVER_LIMIT_PROOF", str(cap))
+        for name, data in files.items():
+            path = tmp_path / name
+            path.write_bytes(data)
+            whole, pieces = _read_both(path, "proof", piece)
+            assert whole == pieces, (name, cap)
+            if isinstance(whole, bytes):
+                assert all(len(p) <= piece for p in read_pieces(str(path), "proof", piece))
+    with pytest.raises(InputError, match="is a folder"):
+        next(read_pieces(str(tmp_path), "proof"))
+    with pytest.raises(InputError, match="cannot read"):
+        next(read_pieces(str(tmp_path / "missing"), "proof"))
 
 
 @given(st.lists(st.text(max_size=30), max_size=30))

@@ -28,7 +28,7 @@ import shlex
 import stat
 import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import IO, Any, TypeGuard
 
 from cpsolver.rules.errors import CpsolverError
@@ -161,10 +161,7 @@ def inflated(data: bytes, source: str, kind: str, wbits: int = GZIP) -> bytes:
     except zlib.error as error:
         raise InputError(f"{source}: broken {name} data ({error})") from None
     if len(found) > cap or unpacker.unconsumed_tail:
-        raise InputError(
-            f"{source}: unpacks to over the {describe_size(cap)} limit for a "
-            f"{_NOUNS.get(kind, kind)} (set CPSOLVER_LIMIT_{kind.upper()} to raise it)"
-        )
+        raise _too_big_unpacked(source, kind, cap)
     if not unpacker.eof:
         raise InputError(f"{source}: {name} data ends early (a truncated file?)")
     return found
@@ -191,6 +188,80 @@ def read_text(path: str, kind: str) -> str:
     if data.startswith(GZIP_MAGIC):
         data = inflated(data, source, kind)
     return decode(data, source)
+
+
+def read_pieces(path: str, kind: str, piece: int = 4 * MiB) -> Generator[bytes, None, None]:
+    """A file's contents, at most ``limit(kind)`` bytes, in pieces of at most ``piece``.
+
+    For a reader that takes text as it comes (a proof of gigabytes need never
+    be held whole): bounded, and unpacked where gzip-compressed, as
+    :func:`read_text` reads the whole, with the same errors; the text is not
+    decoded, so a reader of it must refuse what is not UTF-8 (read_text names
+    the line). Not for stdin, which cannot be read a second time by a reader
+    that gives up half-way.
+    """
+    cap = limit(kind)
+    source = source_name(path)
+    stream = _open(path)
+    try:
+        # A file too big is refused before it is unpacked, as read_text refuses it.
+        if _size(stream) > cap:
+            raise _too_big(source, kind, cap)
+        # Two bytes at least, to tell gzip's magic number.
+        data = _read(stream, source, min(max(piece, len(GZIP_MAGIC)), cap + 1))
+        unpacker = zlib.decompressobj(wbits=GZIP) if data.startswith(GZIP_MAGIC) else None
+        read = unpacked = 0
+        while data and not (unpacker and unpacker.eof):
+            read += len(data)
+            if read > cap:
+                raise _too_big(source, kind, cap)
+            if unpacker is None:
+                yield from (data[at : at + piece] for at in range(0, len(data), piece))
+            else:
+                while data and not unpacker.eof:
+                    found = _unpack(unpacker, data, piece, source)
+                    unpacked += len(found)
+                    if unpacked > cap:
+                        raise _too_big_unpacked(source, kind, cap)
+                    data = unpacker.unconsumed_tail
+                    if found:
+                        yield found
+            data = _read(stream, source, piece)
+        if unpacker is not None and not unpacker.eof:
+            raise InputError(f"{source}: gzip data ends early (a truncated file?)")
+    finally:
+        stream.close()
+
+
+def _size(stream: IO[bytes]) -> int:
+    """A regular file's size; 0 for anything else (a pipe, a device: counted as read)."""
+    try:
+        info = os.fstat(stream.fileno())
+    except (OSError, ValueError):
+        return 0
+    return info.st_size if stat.S_ISREG(info.st_mode) else 0
+
+
+def _read(stream: IO[bytes], source: str, most: int) -> bytes:
+    try:
+        return stream.read(most)
+    except OSError as error:
+        raise InputError(f"cannot read {source}: {error.strerror}") from None
+
+
+def _unpack(unpacker: Any, data: bytes, most: int, source: str) -> bytes:
+    try:
+        found: bytes = unpacker.decompress(data, most)
+    except zlib.error as error:
+        raise InputError(f"{source}: broken gzip data ({error})") from None
+    return found
+
+
+def _too_big_unpacked(source: str, kind: str, cap: int) -> InputError:
+    return InputError(
+        f"{source}: unpacks to over the {describe_size(cap)} limit for a "
+        f"{_NOUNS.get(kind, kind)} (set CPSOLVER_LIMIT_{kind.upper()} to raise it)"
+    )
 
 
 def read_at_most(stream: IO[bytes], most: int) -> bytes:

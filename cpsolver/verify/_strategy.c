@@ -23,15 +23,18 @@
 
 #include "strategy_c/plays.h"
 #include "strategy_c/reader.h"
+#include "strategy_c/lines.h"
 
 typedef struct {
     PyObject_HEAD
     Read read;
+    Feed feed; /* while read a piece at a time (reader()) */
 } Nodes;
 
 static void Nodes_dealloc(Nodes *self) {
     free(self->read.nodes);
     free(self->read.steps);
+    feed_free(&self->feed);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -306,6 +309,10 @@ static PyObject *Nodes_walk(Nodes *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Oipiiii" "OiO", &patterns, &highest, &both, &rocket_kind, &rocket_rank, &root,
                           &winner, &hands, &turn, &table))
         return NULL;
+    if (self->feed.mode != FEED_DONE) {
+        PyErr_SetString(PyExc_ValueError, "walk() needs every node read: feed() and finish() first");
+        return NULL;
+    }
     Rules rules;
     Position start;
     if (rules_from(patterns, highest, both, rocket_kind, rocket_rank, &rules)) {
@@ -352,8 +359,46 @@ static PyObject *Nodes_walk(Nodes *self, PyObject *args) {
 
 static PyObject *Nodes_len(Nodes *self, void *Py_UNUSED(closure)) { return PyLong_FromSize_t(self->read.count); }
 
+/* feed(piece) -> whether the text so far is of the shape lines.h reads (False: stop feeding). */
+static PyObject *Nodes_feed(Nodes *self, PyObject *arg) {
+    Py_buffer piece;
+    if (PyObject_GetBuffer(arg, &piece, PyBUF_SIMPLE) < 0) return NULL;
+    int read;
+    Py_BEGIN_ALLOW_THREADS;
+    read = feed(&self->feed, &self->read, piece.buf, (size_t)piece.len);
+    Py_END_ALLOW_THREADS;
+    PyBuffer_Release(&piece);
+    if (read < 0) return PyErr_NoMemory();
+    return PyBool_FromLong(read);
+}
+
+/* finish() -> the header text (the nodes replaced by [{}]), or None: not of the shape read. */
+static PyObject *Nodes_finish(Nodes *self, PyObject *Py_UNUSED(ignored)) {
+    if (self->feed.mode == FEED_DONE) {
+        PyErr_SetString(PyExc_ValueError, "finish() once, after the last piece");
+        return NULL;
+    }
+    int read = feed_end(&self->feed, &self->read);
+    if (read < 0) return PyErr_NoMemory();
+    if (!read) {
+        self->feed.mode = FEED_REFUSED;
+        Py_RETURN_NONE;
+    }
+    PyObject *header = PyUnicode_DecodeUTF8(self->feed.head, (Py_ssize_t)self->feed.head_len, "strict");
+    if (!header && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) { /* json.loads's to refuse, then */
+        PyErr_Clear();
+        self->feed.mode = FEED_REFUSED;
+        Py_RETURN_NONE;
+    }
+    feed_free(&self->feed);
+    self->feed.mode = FEED_DONE;
+    return header;
+}
+
 static PyMethodDef Nodes_methods[] = {
     {"walk", (PyCFunction)Nodes_walk, METH_VARARGS, "Walk the strategy from its root: positions walked, or 0."},
+    {"feed", (PyCFunction)Nodes_feed, METH_O, "Read a piece of a proof's text, as written: False if refused."},
+    {"finish", (PyCFunction)Nodes_finish, METH_NOARGS, "The header text once every piece is fed, or None."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -372,6 +417,16 @@ static PyTypeObject NodesType = {
     .tp_getset = Nodes_getset,
 };
 
+/* reader() -> an empty Nodes, to be given a proof's text in pieces (feed, then finish). */
+static PyObject *reader(PyObject *module, PyObject *Py_UNUSED(ignored)) {
+    Nodes *found = PyObject_New(Nodes, &NodesType);
+    if (!found) return NULL;
+    memset(&found->read, 0, sizeof found->read);
+    memset(&found->feed, 0, sizeof found->feed);
+    found->feed.mode = FEED_HEAD;
+    return (PyObject *)found;
+}
+
 /* read(text) -> (header text, Nodes) or None: None when the text is not of the shape this
  * reader knows. The header text is the document with its nodes replaced by [{}], for
  * json.loads and the schema. */
@@ -385,6 +440,7 @@ static PyObject *read_text(PyObject *module, PyObject *arg) {
     Nodes *found = PyObject_New(Nodes, &NodesType);
     if (!found) return NULL;
     memset(&found->read, 0, sizeof found->read);
+    memset(&found->feed, 0, sizeof found->feed);
     Text t = {(const unsigned char *)text, (size_t)size, 0};
     size_t start = 0, end = 0;
     int read;
@@ -447,6 +503,7 @@ static PyObject *moves(PyObject *module, PyObject *args) {
 
 static PyMethodDef module_methods[] = {
     {"read", read_text, METH_O, "Read a strategy proof's text: (header text, Nodes), or None."},
+    {"reader", reader, METH_NOARGS, "An empty Nodes, to read a proof's text in pieces."},
     {"moves", moves, METH_VARARGS, "The checker's moves of one hand: [(cards, kind, top, chain)]."},
     {NULL, NULL, 0, NULL},
 };

@@ -2,23 +2,26 @@
 
 One function for both: :func:`verify_text` reads the proof's text (and the
 deal or position it must be for), checks it, and returns a
-:class:`VerifyAnswer` whose :meth:`~VerifyAnswer.as_dict` is the JSON answer.
+:class:`VerifyAnswer` whose :meth:`~VerifyAnswer.as_dict` is the JSON answer;
+:func:`verify_file_quickly` first tries a strategy file a piece at a time.
 Input that is no proof at all (broken JSON, a deal given as the proof) raises
 :class:`~cpsolver.io.reading.InputError` with the one-line message both show.
 """
 
 from __future__ import annotations
 
+import os
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
 from cpsolver.io.dealformat import parse_deal
 from cpsolver.io.positionformat import parse_position
-from cpsolver.io.reading import InputError, loads_json
+from cpsolver.io.reading import InputError, loads_json, read_pieces
 from cpsolver.rules.errors import CpsolverError
 from cpsolver.rules.ruleset import RuleSet
 from cpsolver.verify.check import check_document
-from cpsolver.verify.compiled import check_quickly
+from cpsolver.verify.compiled import check_pieces_quickly, check_quickly
 from cpsolver.verify.documents import NotAProofError, read_proof
 
 
@@ -40,6 +43,23 @@ class VerifyAnswer:
             "failure": self.failure,
             **proof_summary(self.document, self.walked),
         }
+
+
+def verify_file_quickly(path: str, subject: str | None, rules: RuleSet) -> VerifyAnswer | None:
+    """The answer for the strategy proof in file ``path``, if the compiled checker finds it
+    valid read a piece at a time, as written (a proof of gigabytes is never held whole).
+
+    None otherwise (no compiled checker, another kind of proof, another layout, a
+    failure): the caller then reads the whole text with :func:`verify_text`, which
+    names the failure. The file is read through the reading layer's bounds, its
+    errors raised as there. Only a regular file is read so: stdin or a pipe cannot
+    be read a second time.
+    """
+    if not os.path.isfile(path):  # stdin, a pipe: what is read half-way is gone
+        return None
+    with closing(read_pieces(path, "proof")) as pieces:
+        quick = check_pieces_quickly(pieces, subject, rules)
+    return None if quick is None else VerifyAnswer(quick[0], None, quick[1])
 
 
 def verify_text(text: str, subject: str | None, rules: RuleSet, source: str) -> VerifyAnswer:

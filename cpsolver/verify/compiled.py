@@ -19,6 +19,7 @@ every proof the C one reads (tests/test_compiled_checker.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
@@ -61,6 +62,35 @@ def check_quickly(
     if found is None:
         return None
     header_text, nodes = found
+    return _walked(header_text, nodes, subject, rules)
+
+
+def check_pieces_quickly(
+    pieces: Iterable[bytes], subject: str | None, rules: RuleSet
+) -> tuple[dict[str, Any], int] | None:
+    """As :func:`check_quickly`, the text given in pieces and never held whole.
+
+    Only a proof laid out as ``endgame --proof`` writes it (one node a line)
+    is read so: None for any other, as for a proof not found valid, and the
+    caller then reads the whole text. It stops taking pieces at the first
+    line it cannot read.
+    """
+    if _strategy is None:
+        return None
+    nodes = _strategy.reader()
+    for piece in pieces:
+        if not nodes.feed(piece):
+            return None
+    header_text = nodes.finish()
+    if header_text is None:
+        return None
+    return _walked(header_text, nodes, subject, rules)
+
+
+def _walked(
+    header_text: str, nodes: Any, subject: str | None, rules: RuleSet
+) -> tuple[dict[str, Any], int] | None:
+    """The header read and checked as ``read_proof`` checks it, then the C walk of ``nodes``."""
     try:
         header = loads_json(header_text, "proof")
         if not isinstance(header, dict) or header.get("format") != "cpsolver-strategy":
