@@ -171,3 +171,27 @@ def test_a_proof_from_a_pipe_is_read_once_whole(tmp_path: Path) -> None:
             writer.write(proof.read_text())
         out, err = verify.communicate(timeout=120)
         assert verify.returncode == 0 and json.loads(out)["valid"], err
+
+
+def test_out_of_memory_is_one_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A proof of gigabytes on a machine that cannot hold its nodes: an error, not a trace."""
+    from click.testing import CliRunner
+
+    from cpsolver.cli import cli
+
+    def exhausted(*args: object) -> None:
+        raise MemoryError
+
+    proof = tmp_path / "proof.json"
+    assert cpsolver("endgame", "examples/level50.txt", "--proof", str(proof)).returncode == 0
+    monkeypatch.setattr("cpsolver.verify.answer.check_pieces_quickly", exhausted)
+    monkeypatch.setattr("cpsolver.verify.answer.check_quickly", exhausted)
+    done = CliRunner().invoke(cli, ["verify", str(proof)])
+    assert done.exit_code == 2, done.output
+    expected = (
+        "Error: out of memory: the input, or the work it asks for, is more than this "
+        "process may hold"
+    )
+    assert done.output.strip().splitlines() == [expected]

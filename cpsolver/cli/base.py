@@ -96,6 +96,11 @@ class _Group(click.Group):
             raise BadInput(str(error)) from None
         except KeyboardInterrupt:
             raise Interrupted("interrupted") from None
+        except MemoryError:  # a proof of gigabytes on a small machine, say: one line, not a trace
+            raise BadInput(
+                "out of memory: the input, or the work it asks for, is more than this "
+                "process may hold"
+            ) from None
         except BrokenPipeError as error:
             if error.filename is not None:  # a named path the user asked for: a real failure
                 _silence_stdout()

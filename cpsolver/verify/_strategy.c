@@ -363,10 +363,8 @@ static PyObject *Nodes_len(Nodes *self, void *Py_UNUSED(closure)) { return PyLon
 static PyObject *Nodes_feed(Nodes *self, PyObject *arg) {
     Py_buffer piece;
     if (PyObject_GetBuffer(arg, &piece, PyBUF_SIMPLE) < 0) return NULL;
-    int read;
-    Py_BEGIN_ALLOW_THREADS;
-    read = feed(&self->feed, &self->read, piece.buf, (size_t)piece.len);
-    Py_END_ALLOW_THREADS;
+    /* The GIL held: the object is Python's to share, and a piece is milliseconds of work. */
+    int read = feed(&self->feed, &self->read, piece.buf, (size_t)piece.len);
     PyBuffer_Release(&piece);
     if (read < 0) return PyErr_NoMemory();
     return PyBool_FromLong(read);
