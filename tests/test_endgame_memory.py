@@ -68,7 +68,8 @@ def test_a_cap_that_eviction_cannot_keep_gives_unknown_for_memory() -> None:
     """Memory that grows whatever the table holds: stop with 'unknown', never thrash or die."""
     reads = itertools.count(8)
     growing = MemoryBudget(CAP, resident=lambda: next(reads) * CAP // 8, every=1, fewest=40)
-    result = solve(_positions(2)[1], memory=growing, core="python")
+    # A search long enough for the gauge to pass the cap before it ends (1,639 nodes uncapped).
+    result = solve(_positions(16)[15], memory=growing, core="python")
     assert result.winner is None and result.stats["stopped"] == "memory"
 
 

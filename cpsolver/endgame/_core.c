@@ -33,6 +33,7 @@
 #include "core_c/moves.h"
 #include "core_c/hands.h"
 #include "core_c/kickers.h"
+#include "core_c/nodes.h"
 #include "core_c/search.h"
 #include "core_c/strategy.h"
 #include "core_c/proof.h"
@@ -503,6 +504,8 @@ static PyObject *Core_forget(Core *self, PyObject *Py_UNUSED(args)) {
 
 static PyObject *Core_get_nodes(Core *self, void *Py_UNUSED(closure)) { return PyLong_FromLongLong(self->nodes); }
 
+static PyObject *Core_get_carried(Core *self, void *Py_UNUSED(closure)) { return PyLong_FromLongLong(self->carried); }
+
 static PyObject *Core_get_size(Core *self, void *Py_UNUSED(closure)) { return PyLong_FromSize_t(self->table.len); }
 
 static PyObject *Core_get_evictions(Core *self, void *Py_UNUSED(closure)) {
@@ -593,6 +596,7 @@ static PyMethodDef Core_methods[] = {
 
 static PyGetSetDef Core_getset[] = {
     {"nodes", (getter)Core_get_nodes, NULL, "positions searched", NULL},
+    {"carried", (getter)Core_get_carried, NULL, "plays not tried, a lower play's refutation carried to them", NULL},
     {"size", (getter)Core_get_size, NULL, "entries in the table", NULL},
     {"play_count", (getter)Core_get_play_count, NULL, "plays met", NULL},
     {"bytes", (getter)Core_get_bytes, NULL,

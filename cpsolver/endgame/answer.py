@@ -253,6 +253,7 @@ def _stats(search: Tree, started: float) -> dict[str, Any]:
     return {
         "core": search.core,
         "nodes": search.nodes,
+        "carried": search.carried,
         "table": search.table_size,
         "evictions": search.evictions[0],
         "evicted": search.evictions[1],

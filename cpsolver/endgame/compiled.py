@@ -151,6 +151,15 @@ class CompiledSearch(Tree):
         raise AttributeError("the compiled core counts its own nodes")
 
     @property
+    def carried(self) -> int:
+        """Plays not tried, a lower play's refutation carried to them (carried.py)."""
+        return int(self._core.carried)
+
+    @carried.setter
+    def carried(self, value: int) -> None:
+        raise AttributeError("the compiled core counts what it carries")
+
+    @property
     def table_size(self) -> int:
         """How many positions the table holds."""
         return int(self._core.size)

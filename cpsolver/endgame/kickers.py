@@ -188,6 +188,12 @@ class Kickers:
             )
         return found
 
+    def copies(self, rest: int, lower: Rank, higher: Rank, width: int) -> bool:
+        """Whether a hand holding ``width`` cards of ``higher`` copies one holding them of
+        ``lower`` instead, ``rest`` being the latter, with no card of ``higher`` (the copy
+        above: the ranks swappable, no chain through ``lower``)."""
+        return self.swappable(lower, higher) and not self._chained(rest, lower, width)
+
     def _chained(self, rest: int, rank: Rank, count: int) -> bool:
         """Whether some chain of the rules with at most ``count`` cards a rank runs through ``rank``."""
         highest = self.rules.highest_chain_rank

@@ -10,7 +10,7 @@ only the numbering of plays stays, because the search's keys are written in it.
 from __future__ import annotations
 
 from cpsolver.endgame.kickers import Kickers
-from cpsolver.rules.cards import RANK_COUNT, Hand
+from cpsolver.rules.cards import BLACK_JOKER, RANK_COUNT, Hand
 from cpsolver.rules.movegen import MoveGenerator, generator
 from cpsolver.rules.patterns import Pattern
 from cpsolver.rules.plays import Kind, Play
@@ -91,6 +91,18 @@ class PackedRules:
             self._size.append(play.size)
             self._pattern.append(self.moves.pattern_of(play))
         return found
+
+    def lone_group(self, hand: int, move: Move) -> int:
+        """A play of all the hand's cards of one rank and nothing else (a single, pair or
+        triplet; no bomb, no joker): its rank, else -1 (:mod:`cpsolver.endgame.carried`)."""
+        if move == PASS:
+            return -1
+        pattern, rank, size = self._pattern[move], self._rank[move], self._size[move]
+        if pattern is None or self._strong[move] or self.play_of[move].chain != 1:
+            return -1
+        if rank >= BLACK_JOKER or size != pattern.width or (hand >> (4 * rank)) & 0xF != size:
+            return -1
+        return rank
 
     def plays(self, hand: int) -> list[Move]:
         """Every play in a packed hand."""

@@ -35,6 +35,7 @@ from __future__ import annotations
 import itertools
 
 from cpsolver.endgame.budget import MemoryBudget
+from cpsolver.endgame.carried import Carried, Refuted
 from cpsolver.endgame.packed import PackedRules, pack, unpack
 from cpsolver.endgame.runouts import RunOuts
 from cpsolver.endgame.tree import (
@@ -80,7 +81,7 @@ __all__ = [
 ]
 
 
-class Search(RunOuts, Tree):
+class Search(Carried, RunOuts, Tree):
     """The search over one game: its tables outlive one question.
 
     ``wins(*state)`` answers for the side to move; ``table[state]`` then
@@ -102,6 +103,7 @@ class Search(RunOuts, Tree):
         self.memory = MemoryBudget(None) if memory is None else memory
         self._clock_reads = 0
         self.nodes = 0
+        self.carried = 0
         self.side = [0] + [1] * (players - 1)
         self.table: dict[State, Entry] = {}
         self._classes: dict[tuple[Move, ...], int] = {}
@@ -136,7 +138,14 @@ class Search(RunOuts, Tree):
         if moves is None:
             return True
         side = self.side[turn]
+        hand, alone = state[0][turn], self._alone[turn]
+        refuted: list[Refuted] = []
         for move in moves:
+            rank = self.lone_group(hand, move) if alone else -1
+            width = self._size[move] if rank >= 0 else 0
+            if rank >= 0 and self.carries(hand, refuted, rank, width):
+                self.carried += 1  # it loses as a lower play refuted here does (carried.py)
+                continue
             child = self.successor(state, move)
             assert child is not None  # a move that empties the hand was taken above
             child = self.past_forced_passes(child)
@@ -144,6 +153,7 @@ class Search(RunOuts, Tree):
             if won if self.side[child[1]] == side else not won:
                 self._keep(key, move, before)
                 return True
+            self.note_refuted(turn, child, rank, width, refuted)
         self._keep(key, None, before)
         return False
 
@@ -226,12 +236,21 @@ class Search(RunOuts, Tree):
         wanted = PROVEN if mine else REFUTED  # what a child gives when the mover wins by it
         result = REFUTED if mine else PROVEN  # what every move tried so far gives
         tried = moves[:width] if mine else moves
+        # The other side's refuted plays carried (carried.py); the prover's own are tried.
+        hand, alone = state[0][state[1]], not mine and self._alone[state[1]]
+        refuted: list[Refuted] = []
         for move in tried:
+            rank = self.lone_group(hand, move) if alone else -1
+            group = self._size[move] if rank >= 0 else 0
+            if rank >= 0 and self.carries(hand, refuted, rank, group):
+                self.carried += 1
+                continue
             child = self.successor(state, move)
             if child is None:
                 found = wanted
             else:
-                found = self._proves(self.past_forced_passes(child), prover, width, open_nodes)
+                child = self.past_forced_passes(child)
+                found = self._proves(child, prover, width, open_nodes)
             if found == wanted:
                 self._keep(key, move, before)
                 return found
@@ -239,6 +258,8 @@ class Search(RunOuts, Tree):
                 result = OPEN
                 if not mine:  # the other side escapes the proof with this move
                     break
+            if child is not None:
+                self.note_refuted(state[1], child, rank, group, refuted)
         if result == REFUTED and len(tried) < len(moves):  # moves left untried
             result = OPEN
         if result == OPEN:

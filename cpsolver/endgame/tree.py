@@ -75,6 +75,7 @@ class Tree:
     players: int
     side: list[int]
     nodes: int
+    carried: int  # plays not tried, a lower play's refutation carried to them (carried.py)
     split_moves: int = 0  # the moves the last decide(split=True) decided one by one (0: none)
     node_limit: int | None = None  # a narrow question's budget: OverBudget at this many nodes
     order: int = ORDER_DEFAULT  # the move order of the narrow question being asked

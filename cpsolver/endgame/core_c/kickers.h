@@ -111,6 +111,17 @@ static int outranked(Core *self, u64 hand, int move, const u64 *opponents, int n
     return 0;
 }
 
+/* A play of all the hand's cards of one rank and nothing else (a single, pair or triplet; no
+ * bomb, no joker): its rank, else -1. Such a play's refutation may carry to a higher one
+ * (search.h's carried, kickers.py's lone_group). */
+static inline int lone_group(const Core *self, u64 hand, int move) {
+    if (move == PASS) return -1;
+    PlayRecord r = self->plays[move];
+    if (r.pattern < 0 || r.strong || r.chain != 1 || r.top >= BLACK) return -1;
+    if (r.size != self->patterns[r.pattern].width || count_of(hand, r.top) != r.size) return -1;
+    return r.top;
+}
+
 /* Drop from the `count` moves at `moves` those outranked (above) and, for a peasant (`partner`
  * not 0; the landlord's are left out beforehand, by alone_of), the needless kickers; returns
  * how many are left. */

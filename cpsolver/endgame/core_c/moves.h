@@ -79,6 +79,7 @@ typedef struct {
     double stop_at; /* the C clock's deadline for long work on one hand (0: none) */
     int failed; /* an exception is set, or the deadline passed: unwind */
     long long nodes;
+    long long carried; /* plays not tried, a lower play's refutation carried to them (search.h) */
     int keep_all; /* keep every result found, however cheap (see kept()): a walk reads them back */
     int order; /* the move order of the question asked (ORDER_DEFAULT or ORDER_LEFT_PASSES) */
     int cheap_kept; /* a cheap result (fewer than LEAST_KEPT nodes) kept but a root's: shortcut_first off */

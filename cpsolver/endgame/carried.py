@@ -1,0 +1,102 @@
+"""Refutations carried to higher plays: a play the search need not try, its loss known.
+
+When a player alone (the landlord; either player of two) loses by playing
+all its cards of one rank ``a`` — a single, a pair or a triplet, no kicker —
+and the other side's first answer, as the search found it, beats the same
+play of a higher rank ``b`` too (a play of that kind above ``b``, a bomb or
+the rocket, or no answer at all, the player then leading again), playing its
+``b`` cards instead loses as well, where the copy of
+:mod:`cpsolver.endgame.kickers` holds: the hand holds exactly as many ``b``
+cards as ``a`` cards, the ``a`` cards make no chain with what the play
+leaves, neither is a joker, and the ranks are swappable. Proof: the other
+side gives the same answer, which is legal (it beats ``b``), and reaches the
+position the search refuted but for the player holding the ``a`` cards where
+it held the ``b`` ones; a hand holding the ``b`` cards copies whatever the
+hand holding the ``a`` cards does (the kickers module's proof), so the player
+does no better from there, and the other side's win there holds.
+
+So the search, having refuted the lower play, does not try the higher one:
+at every node of such a player in the full search, and at such a player's
+nodes in a narrow question asked of the other side (where every move of the
+player must be refuted). The plays are often several single cards of the
+landlord's, and a peasant's answer to the lowest often beats several more
+(what it saves is measured on the open-hands page). The answer is read
+from the table (the entry of the position after the play and,
+past a pass, of the next player's), so a refutation too cheap to be kept
+carries nothing. The compiled core does the same, step for step
+(``core_c/search.h``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cpsolver.endgame.packed import PASS, Move, PackedRules
+from cpsolver.rules.cards import RANK_COUNT
+
+if TYPE_CHECKING:
+    from cpsolver.endgame.tree import Entry, State
+
+REFUTED_MOST = 16  # refutations remembered at a node (the compiled core's REFUTED_MOST)
+NO_TABLE = -1
+
+# A refuted play: its rank and width, and the rank below which its answer beats such plays.
+Refuted = tuple[int, int, int]
+
+
+class Carried(PackedRules):
+    """Which refutations of a player alone carry to its higher lone plays (see the module)."""
+
+    if TYPE_CHECKING:  # the search's, which this reads
+        table: dict[State, Entry]
+
+        def key(self, state: State) -> State: ...
+
+        def successor(self, state: State, move: Move) -> State | None: ...
+
+        def past_forced_passes(self, state: State) -> State: ...
+
+    carried: int  # plays not tried so (the search's count)
+
+    def carries(self, hand: int, refuted: list[Refuted], rank: int, width: int) -> bool:
+        """Whether a refutation in ``refuted`` carries to the lone play of ``width`` cards of
+        ``rank`` from ``hand`` (a rank of :meth:`PackedRules.lone_group`)."""
+        rest = hand - (width << (4 * rank))  # what the play leaves, the lower cards among it
+        return any(
+            refuted_width == width
+            and lower < rank < above
+            and self._kickers.copies(rest, lower, rank, width)
+            for lower, refuted_width, above in refuted
+        )
+
+    def note_refuted(
+        self, mover: int, child: State, rank: int, width: int, refuted: list[Refuted]
+    ) -> None:
+        """After ``mover``'s lone play (``rank`` -1: another move) lost, leading to ``child``:
+        how far its refutation carries, remembered in ``refuted``."""
+        if rank < 0 or len(refuted) == REFUTED_MOST:
+            return
+        above = self._carried_to(child, mover, width)
+        if above > rank + 1:
+            refuted.append((rank, width, above))
+
+    def _carried_to(self, child: State, mover: int, width: int) -> int:
+        """The rank below which the answer in ``child`` beats lone plays of ``width`` cards too:
+        every rank for a bomb or no answer (the mover leads again); -1 where the table holds
+        no answer of the kind."""
+        state = child
+        while state[1] != mover:
+            key = state if state[2] == NO_TABLE else self.key(state)
+            move = self.table.get(key)
+            if move != PASS:
+                if not isinstance(move, int) or move < 0:  # not kept, a loss, or a plan
+                    return -1
+                if self._strong[move]:
+                    return RANK_COUNT
+                if self._size[move] == width and self.play_of[move].chain == 1:
+                    return self._rank[move]
+                return -1
+            passed = self.successor(state, PASS)
+            assert passed is not None  # a pass empties no hand
+            state = self.past_forced_passes(passed)
+        return RANK_COUNT if state[2] == NO_TABLE else -1
