@@ -17,6 +17,9 @@ What makes it fast:
 - *countered*: a player with no partner on lead loses where every play it
   could make that the other side can beat, the other side beats and then
   runs out (:mod:`cpsolver.endgame.runouts`);
+- *carried refutations*: a player alone does not try a single, pair or
+  triplet where the same play of a lower rank was refuted by an answer that
+  beats this one too (:mod:`cpsolver.endgame.carried`);
 - move ordering: bombs and the rocket last, then the plays that leave the
   fewest plays in hand, the lowest first, so that the winning move is
   usually met first;
