@@ -32,13 +32,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cpsolver.endgame.packed import PASS, Move, PackedRules
+from cpsolver.endgame.tree import NO_TABLE
 from cpsolver.rules.cards import RANK_COUNT
 
 if TYPE_CHECKING:
     from cpsolver.endgame.tree import Entry, State
 
 REFUTED_MOST = 16  # refutations remembered at a node (the compiled core's REFUTED_MOST)
-NO_TABLE = -1
 
 # A refuted play: its rank and width, and the rank below which its answer beats such plays.
 Refuted = tuple[int, int, int]

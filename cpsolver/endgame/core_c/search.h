@@ -8,7 +8,7 @@
 #ifndef CPSOLVER_CORE_SEARCH_H
 #define CPSOLVER_CORE_SEARCH_H
 
-/* Refutations carried to higher plays (solver.py's _carried, the same steps). When a player
+/* Refutations carried to higher plays (carried.py, the same steps). When a player
  * alone (the landlord; either player of two) loses by playing all its cards of rank `a`, a
  * single, pair or triplet, and the other side's first answer beats the same play of a higher
  * rank `b` too (a play of that kind above `b`, a bomb, or no answer at all), then playing its
@@ -21,7 +21,7 @@
 typedef struct {
     int rank, width, above; /* the refuted play's rank and width; its answer beats such plays below `above` */
 } Refuted;
-#define REFUTED_MOST 16 /* refutations remembered at a node (kickers.py's REFUTED_MOST) */
+#define REFUTED_MOST 16 /* refutations remembered at a node (carried.py's REFUTED_MOST) */
 
 /* The rank below which the answer after the mover's lone play of `width` cards, leading to
  * `child`, beats such plays too: RANKS for a bomb or no answer (the mover leads again), -1 where
