@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -25,6 +23,7 @@ from typing import Any, TypeVar
 
 from endgame_peers import Peer
 from endgame_tables import Record
+from timed import timed_run
 
 from cpsolver.endgame import EndgameResult, solve
 from cpsolver.endgame.budget import DEFAULT_MEMORY
@@ -212,19 +211,10 @@ def command_cpu(command: list[str]) -> float:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     env["PYTHONPYCACHEPREFIX"] = _BYTECODE.name
     for _ in range(2):  # the first run writes the bytecode; the second is timed
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        done = subprocess.run(
-            command,
-            check=False,  # 1 is a verdict, not a failure
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        if done.returncode not in (0, 1):
+        _, cpu, done = timed_run(command, env=env)
+        if done.returncode not in (0, 1):  # 1 is a verdict, not a failure
             raise RuntimeError(f"{' '.join(command)} failed: {done.stderr.strip()}")
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu
 
 
 def _proof_file(result: EndgameResult, subject: str, found: Record) -> VerifyAnswer:

@@ -9,17 +9,19 @@ from collections.abc import Callable
 
 
 def timed_run(
-    argv: list[str], before_start: Callable[[], None] | None = None
+    argv: list[str],
+    before_start: Callable[[], None] | None = None,
+    env: dict[str, str] | None = None,
 ) -> tuple[float, float, subprocess.CompletedProcess[str]]:
     """Run ``argv`` to its end: (wall s, CPU s of it and every child it waited for, the run).
 
     ``before_start`` runs in the child before the command does (its CPU
-    affinity, say).
+    affinity, say); ``env`` is its environment (this process's by default).
     """
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(
-        argv, capture_output=True, text=True, check=False, preexec_fn=before_start
+        argv, capture_output=True, text=True, check=False, preexec_fn=before_start, env=env
     )
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -205,7 +205,8 @@ def read_pieces(path: str, kind: str, piece: int = 4 * MiB) -> Generator[bytes, 
     stream = _open(path)
     try:
         # A file too big is refused before it is unpacked, as read_text refuses it.
-        if _size(stream) > cap:
+        size = _file_size(stream)
+        if size is not None and size > cap:
             raise _too_big(source, kind, cap)
         # Two bytes at least, to tell gzip's magic number.
         data = _read(stream, source, min(max(piece, len(GZIP_MAGIC)), cap + 1))
@@ -233,13 +234,14 @@ def read_pieces(path: str, kind: str, piece: int = 4 * MiB) -> Generator[bytes, 
         stream.close()
 
 
-def _size(stream: IO[bytes]) -> int:
-    """A regular file's size; 0 for anything else (a pipe, a device: counted as read)."""
+def _file_size(stream: IO[bytes]) -> int | None:
+    """A regular file's size; None for anything else (a pipe, a device: counted as read;
+    a stream with no descriptor, such as io.BytesIO)."""
     try:
         info = os.fstat(stream.fileno())
     except (OSError, ValueError):
-        return 0
-    return info.st_size if stat.S_ISREG(info.st_mode) else 0
+        return None
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
 def _read(stream: IO[bytes], source: str, most: int) -> bytes:
@@ -272,10 +274,10 @@ def read_at_most(stream: IO[bytes], most: int) -> bytes:
     fail for want of memory, whatever the file's size. A file's size is known,
     and read in one go; a pipe is read a piece at a time.
     """
+    size = _file_size(stream)
     try:
-        info = os.fstat(stream.fileno())
-        unread = info.st_size - stream.tell() if stat.S_ISREG(info.st_mode) else None
-    except (OSError, ValueError):  # no descriptor (io.BytesIO), or no position
+        unread = None if size is None else size - stream.tell()
+    except (OSError, ValueError):  # no position
         unread = None
     if unread is not None:
         # A byte past what it holds: a file that grew since is still read up to ``most``.
