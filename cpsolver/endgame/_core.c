@@ -363,9 +363,9 @@ static PyObject *Core_ordered(Core *self, PyObject *args) {
 static PyObject *Core_lookup(Core *self, PyObject *args) {
     State st;
     if (parse_state(self, args, &st)) return NULL;
-    u64 key[4];
+    u64 key[KEY_WORDS];
     if (key_of(self, &st, key)) return failure(self);
-    Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
+    Slot *s = map_find(&self->table, key[0], key[1], key[2]);
     if (!s) Py_RETURN_FALSE;
     int32_t result = entry_result(s->v);
     if (result == LOSS) Py_RETURN_NONE;

@@ -38,9 +38,9 @@ except ImportError:  # built without a C compiler: the Python search does the wo
 if _core is not None and not hasattr(_core, "Core"):  # a folder of that name, not the extension
     _core = None
 
-# Bytes of one slot of the C table (four words of key, one of value, a byte of tag); the table
+# Bytes of one slot of the C table (three words of key, one of value, a byte of tag); the table
 # grows past three quarters full, fourfold below _GROW_FOURFOLD slots (tables.h's), else twofold.
-_SLOT_BYTES = 41
+_SLOT_BYTES = 33
 _GROW_FOURFOLD = 1 << 16
 # The characters of proof text the C writer gathers before handing them on: a full deal's
 # proof is gigabytes of text, written as it is walked rather than held whole.

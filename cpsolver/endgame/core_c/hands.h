@@ -16,7 +16,7 @@ static long known_index(Core *self, u64 hand, int table) {
     KnownRecent *recent = &self->recent[((hand + (u64)(uint32_t)table * 0x9E3779B97F4A7C15ULL) *
                                          0xC2B2AE3D27D4EB4FULL) >> (64 - RECENT_BITS)];
     if (recent->index && recent->hand == hand && recent->table == table) return recent->index - 1;
-    Slot *s = map_find(&self->known, hand, (u64)(table + 1), 0, 0);
+    Slot *s = map_find(&self->known, hand, (u64)(table + 1), 0);
     if (s) {
         *recent = (KnownRecent){hand, table, (int32_t)s->v + 1};
         return (long)s->v;
@@ -30,7 +30,7 @@ static long known_index(Core *self, u64 hand, int table) {
     }
     long index = (long)self->known_count++;
     self->known_of[index] = (Known){-1, -1, UNKNOWN, -1, -1};
-    if (map_put(&self->known, hand, (u64)(table + 1), 0, 0, index)) return PyErr_NoMemory(), -1;
+    if (map_put(&self->known, hand, (u64)(table + 1), 0, index)) return PyErr_NoMemory(), -1;
     return index;
 }
 
@@ -276,7 +276,7 @@ static int cover(Covering *c, u64 left) {
 /* The offset in run_plans of a plan that runs out (length, then plays), -1 for none, -2 failure. */
 static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
     u64 o0 = n > 0 ? opponents[0] : 0, o1 = n > 1 ? opponents[1] : 0;
-    RunMemo *memo = &self->run_memo[hash_of(hand, o0, o1, 0) & (RUN_MEMO - 1)];
+    RunMemo *memo = &self->run_memo[hash_of(hand, o0, o1) & (RUN_MEMO - 1)];
     if (memo->hand == hand && memo->o0 == o0 && memo->o1 == o1) return memo->found;
     if (self->run_plans.len > RUN_PLANS_MOST) { /* every plan's offset forgotten with it */
         memset(self->run_memo, 0, RUN_MEMO * sizeof(RunMemo));
@@ -393,7 +393,7 @@ static int countered_anew(Core *self, u64 hand, const u64 *opponents, int n);
 #define COUNTERED_TAG ((u64)1 << 63)
 static int countered(Core *self, u64 hand, const u64 *opponents, int n) {
     u64 o0 = opponents[0], o1 = (n > 1 ? opponents[1] : 0) | COUNTERED_TAG;
-    RunMemo *memo = &self->run_memo[hash_of(hand, o0, o1, 0) & (RUN_MEMO - 1)];
+    RunMemo *memo = &self->run_memo[hash_of(hand, o0, o1) & (RUN_MEMO - 1)];
     if (memo->hand == hand && memo->o0 == o0 && memo->o1 == o1) return (int)memo->found;
     int found = countered_anew(self, hand, opponents, n);
     if (found >= 0) *memo = (RunMemo){hand, o0, o1, found};

@@ -37,7 +37,7 @@ typedef struct {
 } KnownRecent;
 
 #define CHEAP_ROOTS 64 /* questions' states remembered as cheaply kept; past it, shortcut_first stops */
-#define KEY_HEAD 3 /* a table key's words that name the hands, turn and by (search.h's key_head) */
+#define KEY_WORDS 3 /* a table key's words (nodes.h's pack_key) */
 /* Move orders a narrow question may try a node's moves in (tree.Tree._with_pass). In the second,
  * the landlord's next player passes first over the landlord's play, leaving it to its partner. */
 #define ORDER_DEFAULT 0
@@ -84,8 +84,8 @@ typedef struct {
     int order; /* the move order of the question asked (ORDER_DEFAULT or ORDER_LEFT_PASSES) */
     int cheap_kept; /* a cheap result (fewer than LEAST_KEPT nodes) kept but a root's: shortcut_first off */
     int cheap_root_count; /* the questions' states whose cheap results were kept, */
-    u64 cheap_roots[CHEAP_ROOTS][KEY_HEAD]; /* as their keys' heads */
-    u64 root[4]; /* the key of the state the search was asked of: always kept */
+    u64 cheap_roots[CHEAP_ROOTS][KEY_WORDS]; /* as their keys (compared by their heads) */
+    u64 root[KEY_WORDS]; /* the key of the state the search was asked of: always kept */
     unsigned long long splits;
     size_t most_entries; /* the table's bound (0: none): past it, the table evicts itself */
     long long evictions, evicted;
@@ -132,8 +132,9 @@ static double clock_now(void) {
 }
 
 static int play_intern(Core *self, u64 cards, int pattern, int top, int chain) {
-    u64 b = (u64)(int64_t)pattern, c = (u64)top, d = (u64)chain;
-    Slot *s = map_find(&self->play_index, cards, b, c, d);
+    /* pattern (-1: the rocket), top and chain in one word */
+    u64 shape = (u64)(uint32_t)pattern | (u64)top << 32 | (u64)chain << 40;
+    Slot *s = map_find(&self->play_index, cards, shape, 0);
     if (s) return (int)s->v;
     if (self->play_count == self->play_cap) {
         size_t cap = self->play_cap ? self->play_cap * 2 : 1024;
@@ -156,7 +157,7 @@ static int play_intern(Core *self, u64 cards, int pattern, int top, int chain) {
     r->size = (int8_t)size;
     int kind = pattern < 0 ? KIND_ROCKET : self->patterns[pattern].kind;
     r->strong = (int8_t)(kind == KIND_BOMB || kind == KIND_ROCKET);
-    if (map_put(&self->play_index, cards, b, c, d, id)) {
+    if (map_put(&self->play_index, cards, shape, 0, id)) {
         PyErr_NoMemory();
         return -1;
     }

@@ -25,7 +25,7 @@ static int answer_class(Core *self, u64 hand, int table) {
     /* Equal hashes are told apart by comparing the lists: a probe on (h, length, k). */
     int found = -1;
     for (u64 k = 0;; k++) {
-        Slot *c = map_find(&self->classes, h, length, k, 0);
+        Slot *c = map_find(&self->classes, h, length, k);
         if (!c) break;
         size_t offset = (size_t)(c->v >> 24);
         if (memcmp(&self->class_lists.data[offset], list, length * sizeof(int32_t)) == 0) {
@@ -35,7 +35,7 @@ static int answer_class(Core *self, u64 hand, int table) {
     }
     if (found < 0) {
         u64 k = 0;
-        while (map_find(&self->classes, h, length, k, 0)) k++;
+        while (map_find(&self->classes, h, length, k)) k++;
         if (self->classes.len >= (1 << 24)) {
             PyErr_SetString(PyExc_MemoryError, "more answer classes than the table's keys hold");
             return -1;
@@ -45,7 +45,7 @@ static int answer_class(Core *self, u64 hand, int table) {
         if (ints_reserve(&self->class_lists, length)) return PyErr_NoMemory(), -1;
         memcpy(&self->class_lists.data[offset], &self->arena.data[span_offset(v)], length * sizeof(int32_t));
         self->class_lists.len += length;
-        if (map_put(&self->classes, h, length, k, 0, ((int64_t)offset << 24) | found)) return PyErr_NoMemory(), -1;
+        if (map_put(&self->classes, h, length, k, ((int64_t)offset << 24) | found)) return PyErr_NoMemory(), -1;
     }
     return self->known_of[index].number = found;
 }
@@ -55,21 +55,41 @@ typedef struct {
     int turn, table, by;
 } State;
 
-/* The table's key of a state, as (a, b, c, d); -1 on failure. */
-/* The first KEY_HEAD words of a state's key: its hands, turn and by, which need no answer
- * class (shortcut_first compares states by them alone). */
-static inline void key_head(const State *st, u64 *key) {
-    key[0] = st->hands[0] | ((u64)st->turn << 60);
-    key[1] = st->hands[1] | ((u64)(st->by + 1) << 60);
-    key[2] = st->hands[2];
+/* A packed hand's fifteen four-bit counts in three bits each (a count is at most 4): 45 bits. */
+static inline u64 squeezed(u64 hand) {
+    u64 x = (hand & 0x0707070707070707ULL) | (hand & 0x7070707070707070ULL) >> 1; /* 6 bits a byte */
+    x = (x & 0x003F003F003F003FULL) | (x & 0x3F003F003F003F00ULL) >> 2;         /* 12 a 16-bit lane */
+    x = (x & 0x00000FFF00000FFFULL) | (x & 0x0FFF00000FFF0000ULL) >> 4;         /* 24 a 32-bit lane */
+    return (x & 0x0000000000FFFFFFULL) | (x & 0x00FFFFFF00000000ULL) >> 8;
 }
 
-static inline int same_head(const u64 *key, const u64 *other) { return !memcmp(key, other, KEY_HEAD * sizeof(u64)); }
+/* The low bits of a key's third word that, with its first two, name the hands, turn and by:
+ * the key's head. The play to beat, as the key names it, is above them. */
+#define HEAD_BITS 11
 
+/* A state's key in KEY_WORDS words: the three hands squeezed (the third's bits spread over all
+ * three words), the turn and by, and `field` (under 2^53) for the play to beat. Three words, not
+ * four, so that a table slot fits half a cache line. */
+static inline void pack_key(const State *st, u64 field, u64 *key) {
+    u64 third = squeezed(st->hands[2]);
+    key[0] = squeezed(st->hands[0]) | third << 45;
+    key[1] = squeezed(st->hands[1]) | (third >> 19) << 45;
+    key[2] = third >> 38 | (u64)st->turn << 7 | (u64)(st->by + 1) << 9 | field << HEAD_BITS;
+}
+
+/* The head of a state's key: its hands, turn and by, which need no answer class
+ * (shortcut_first compares states by them alone). */
+static inline void key_head(const State *st, u64 *key) { pack_key(st, 0, key); }
+
+static inline int same_head(const u64 *key, const u64 *other) {
+    return key[0] == other[0] && key[1] == other[1] && !((key[2] ^ other[2]) & ((1ULL << HEAD_BITS) - 1));
+}
+
+/* The table's key of a state; -1 on failure. The play to beat stands as the answer classes it
+ * leaves the player to move and the next (0: none, the lead). */
 static int key_of(Core *self, const State *st, u64 *key) {
-    key_head(st, key);
     if (st->table == NO_TABLE) {
-        key[3] = (u64)NO_TABLE;
+        pack_key(st, 0, key);
         return 0;
     }
     int found = answer_class(self, st->hands[st->turn], st->table);
@@ -81,7 +101,7 @@ static int key_of(Core *self, const State *st, u64 *key) {
         if (next < 0) return -1;
         k = (k << 24) | next; /* class numbers stay below 2^24 (the value's field) */
     }
-    key[3] = (u64)(-2 - k);
+    pack_key(st, (u64)k + 1, key);
     return 0;
 }
 
@@ -114,7 +134,7 @@ static void note_cheap(Core *self, const u64 *key) {
     }
     for (int i = 0; i < self->cheap_root_count; i++)
         if (same_head(self->cheap_roots[i], key)) return;
-    memcpy(self->cheap_roots[self->cheap_root_count++], key, KEY_HEAD * sizeof(u64));
+    memcpy(self->cheap_roots[self->cheap_root_count++], key, KEY_WORDS * sizeof(u64));
 }
 
 static int store_costing(Core *self, const u64 *key, int32_t result, long long searched) {
@@ -122,7 +142,7 @@ static int store_costing(Core *self, const u64 *key, int32_t result, long long s
     if (searched < LEAST_KEPT) note_cheap(self, key);
     if (self->most_entries && self->table.len >= self->most_entries && evict_to(self, self->most_entries / 2, 0))
         return -1;
-    if (map_put(&self->table, key[0], key[1], key[2], key[3], entry_value(result, cost_of(searched)))) {
+    if (map_put(&self->table, key[0], key[1], key[2], entry_value(result, cost_of(searched)))) {
         PyErr_NoMemory();
         return -1;
     }
@@ -293,7 +313,7 @@ static int node_moves(Core *self, const State *st, const u64 *key, size_t *base,
 static inline int shortcut_first(const Core *self, const State *st) {
     if (self->keep_all || self->cheap_kept) return 0;
     /* A state matching a root on its key's head is looked up first, whatever its table. */
-    u64 head[KEY_HEAD];
+    u64 head[KEY_WORDS];
     key_head(st, head);
     if (same_head(self->root, head)) return 0;
     for (int i = 0; i < self->cheap_root_count; i++)

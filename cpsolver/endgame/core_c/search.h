@@ -29,9 +29,9 @@ typedef struct {
 static int carried_to(Core *self, const State *child, int mover, int width) {
     State st = *child;
     while (st.turn != mover) {
-        u64 key[4];
+        u64 key[KEY_WORDS];
         if (key_of(self, &st, key)) return -2;
-        Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
+        Slot *s = map_find(&self->table, key[0], key[1], key[2]);
         int32_t move = s ? entry_result(s->v) : LOSS;
         if (move != PASS) {
             if (move < 0) return -1; /* not kept, or no answer kept */
@@ -72,12 +72,12 @@ static int note_refuted(Core *self, const State *st, const State *child, int ran
 
 /* Whether the side of the player to move wins: 1, 0, or -1 on failure (an exception set, or out of time). */
 static int wins(Core *self, const State *st) {
-    u64 key[4];
+    u64 key[KEY_WORDS];
     size_t base, total;
     int first, at_once = settled_at_once(self, st, &first);
     if (at_once) return at_once == 2 ? 0 : at_once;
     if (key_of(self, st, key)) return -1;
-    Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
+    Slot *s = map_find(&self->table, key[0], key[1], key[2]);
     if (s) return entry_result(s->v) != LOSS;
     if (++self->nodes % CHECK_EVERY == 0 && call_check(self)) return -1;
     long long before = self->nodes;
@@ -137,17 +137,17 @@ static int wins(Core *self, const State *st) {
  * at any width, or the full one, reads them; OPEN ones only in the prover's `open_nodes`, for
  * this one question (the caller empties it). */
 static int proves(Core *self, const State *st, int prover, int width) {
-    u64 key[4];
+    u64 key[KEY_WORDS];
     size_t base, total;
     int mine = self->side[st->turn] == prover;
     int first, at_once = settled_at_once(self, st, &first);
     if (at_once) return at_once < 0 ? -1 : (at_once == 1) == mine ? PROVEN : REFUTED;
     if (key_of(self, st, key)) return -1;
     Map *open = &self->open_nodes[question_of(self, prover)];
-    map_prefetch(open, key[0], key[1], key[2], key[3]);
-    Slot *s = map_find(&self->table, key[0], key[1], key[2], key[3]);
+    map_prefetch(open, key[0], key[1], key[2]);
+    Slot *s = map_find(&self->table, key[0], key[1], key[2]);
     if (s) return (entry_result(s->v) != LOSS) == mine ? PROVEN : REFUTED;
-    if (map_find(open, key[0], key[1], key[2], key[3])) return OPEN;
+    if (map_find(open, key[0], key[1], key[2])) return OPEN;
     if (++self->nodes % CHECK_EVERY == 0 && call_check(self)) return -1;
     long long before = self->nodes;
     int shortcut = node_moves(self, st, key, &base, &total, first);
@@ -194,7 +194,7 @@ static int proves(Core *self, const State *st, int prover, int width) {
     if (result == REFUTED && mine && tried < total) result = OPEN; /* moves left untried */
     if (result == OPEN) {
         if (self->most_entries && open->len >= self->most_entries && map_clear(open)) return PyErr_NoMemory(), -1;
-        if (map_put(open, key[0], key[1], key[2], key[3], 0)) return PyErr_NoMemory(), -1;
+        if (map_put(open, key[0], key[1], key[2], 0)) return PyErr_NoMemory(), -1;
         return OPEN;
     }
     return store_costing(self, key, winning, self->nodes - before + 1) ? -1 : result;

@@ -12,12 +12,8 @@
 /* The winning side's strategy, walked: its size and the longest resistance  */
 /* (endgame/strategy.py's Strategy.depth, over the same DAG).                */
 
-static inline void state_words(const State *st, u64 *key) {
-    key[0] = st->hands[0] | ((u64)st->turn << 60);
-    key[1] = st->hands[1] | ((u64)(st->by + 1) << 60);
-    key[2] = st->hands[2];
-    key[3] = (u64)(uint32_t)st->table;
-}
+/* A state's words as a strategy's walk keys it: the play to beat itself, not its answers. */
+static inline void state_words(const State *st, u64 *key) { pack_key(st, (u64)(uint32_t)st->table, key); }
 
 /* Search a state, keeping every result, however cheap (the walk reads them back): 0, or -1. */
 static int settle(Core *self, const State *st) {
@@ -55,11 +51,11 @@ static int settle_won(Core *self, const State *st) {
 /* The table's entry of a state, searched first by `search` (settle, or settle_won) where the
  * table lacks it: a move, a plan offset (as -2 - offset), or LOSS; *failed on failure. */
 static int32_t searched_entry(Core *self, const State *st, int (*search)(Core *, const State *), int *failed) {
-    u64 key[4];
+    u64 key[KEY_WORDS];
     Slot *s = NULL;
     *failed = key_of(self, st, key) ||
-              (!(s = map_find(&self->table, key[0], key[1], key[2], key[3])) &&
-               (search(self, st) || !(s = map_find(&self->table, key[0], key[1], key[2], key[3]))));
+              (!(s = map_find(&self->table, key[0], key[1], key[2])) &&
+               (search(self, st) || !(s = map_find(&self->table, key[0], key[1], key[2]))));
     return *failed ? 0 : entry_result(s->v);
 }
 
@@ -86,9 +82,9 @@ static int32_t walk_entry(Core *self, const State *st, int winner, int *failed) 
 /* Moves to the end from a state if the losing side resists longest; -1 on failure.
  * Every state walked is one node of the strategy (counted in `walked`). */
 static long long depth(Core *self, const State *st, int winner, Map *walked) {
-    u64 words[4];
+    u64 words[KEY_WORDS];
     state_words(st, words);
-    Slot *s = map_find(walked, words[0], words[1], words[2], words[3]);
+    Slot *s = map_find(walked, words[0], words[1], words[2]);
     if (s) return s->v;
     int failed;
     int32_t result = walk_entry(self, st, winner, &failed);
@@ -124,7 +120,7 @@ static long long depth(Core *self, const State *st, int winner, Map *walked) {
         self->scratch.len = base;
         found = 1 + deepest;
     }
-    if (map_put(walked, words[0], words[1], words[2], words[3], found)) return PyErr_NoMemory(), -1;
+    if (map_put(walked, words[0], words[1], words[2], found)) return PyErr_NoMemory(), -1;
     /* A walk that meets few unsearched positions calls no search, which reads the clock:
      * read it here too, so the walk keeps to the deadline and the memory cap. Its memo is
      * held to the table's own bound: the two together then stay within the cap. */
@@ -245,9 +241,9 @@ static int walk_strategy(Core *self, State root, RowSink emit, void *sink) {
     size_t queued = 0, room = 1024;
     Ints rows = {NULL, 0, 0};
     int status = -1;
-    u64 words[4];
+    u64 words[KEY_WORDS];
     state_words(&root, words);
-    if (!queue || map_put(&seen, words[0], words[1], words[2], words[3], 0)) {
+    if (!queue || map_put(&seen, words[0], words[1], words[2], 0)) {
         PyErr_NoMemory();
         goto done;
     }
@@ -294,7 +290,7 @@ static int walk_strategy(Core *self, State root, RowSink emit, void *sink) {
             int32_t row = -1;
             if (successor(self, &st, self->scratch.data[base + i], &child)) {
                 state_words(&child, words);
-                Slot *s = map_find(&seen, words[0], words[1], words[2], words[3]);
+                Slot *s = map_find(&seen, words[0], words[1], words[2]);
                 if (s) {
                     row = (int32_t)s->v;
                 } else {
@@ -310,7 +306,7 @@ static int walk_strategy(Core *self, State root, RowSink emit, void *sink) {
                     }
                     row = (int32_t)queued;
                     queue[queued++] = child;
-                    if (map_put(&seen, words[0], words[1], words[2], words[3], row)) {
+                    if (map_put(&seen, words[0], words[1], words[2], row)) {
                         self->scratch.len = base;
                         PyErr_NoMemory();
                         goto done;
