@@ -11,6 +11,8 @@ winning moves, on both cores, which must carry the same plays node for node.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from endgame_reference import legal_moves, winner, winning_moves
 from hypothesis import given, settings
@@ -22,6 +24,8 @@ from cpsolver.endgame.answer import new_search, solve
 from cpsolver.endgame.kickers import Kickers
 from cpsolver.endgame.packed import pack
 from cpsolver.endgame.solver import state_of
+from cpsolver.endgame.tree import State, Tree
+from cpsolver.io.positiongen import random_position
 from cpsolver.rules.cards import Hand
 from cpsolver.rules.plays import Kind, Play
 from cpsolver.rules.position import Position
@@ -168,6 +172,106 @@ def test_both_cores_carry_the_same_refutations(rules: str) -> None:
         carried += searches[0].carried
     kickers = Kickers(ruleset)
     assert (carried > 0) == any(kickers.swappable(a, b) for a in range(13) for b in range(a))
+
+
+def _split_deciding(search: Tree, root: State) -> tuple[tuple[bool, int | None], list[str]]:
+    """``search.decide(root)``, and the first moves its split left undecided (every other one
+    where the mover loses; where it wins, those before the winning one)."""
+    decided: list[State] = []
+    decide = search.decide
+
+    def recording(state: State, split: bool = True, second_order: bool = True) -> object:
+        if not split:
+            decided.append(state)
+        return decide(state, split, second_order)
+
+    search.decide = recording  # type: ignore[assignment, method-assign]
+    found = decide(root)
+    assert len(decided) == search.split_moves
+    left, met = [], 0
+    for move in search.tried_moves(root):
+        if met == len(decided) and found[0]:
+            break
+        if search.successor(root, move) in decided:
+            met += 1
+        else:
+            left.append(str(search.play(move)))
+    return found, left
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_split_leaves_undecided_a_first_move_a_lower_ones_refutation_carries_to(
+    core: str,
+) -> None:
+    """Past width 2 a three-player position is decided first move by first move; the landlord's
+    lone queen is not, the refutation of its lone jack carrying to it (the search would not
+    try it either). The landlord loses, as brute force says, and the split's verdict stands."""
+    position, rules = Position.parse(["34466JQKK", "57779J2", "3589QQA2"]), standard_rules()
+    search = new_search(3, rules, core=core)
+    root = state_of(search, position)
+    found, left = _split_deciding(search, root)
+    assert found == (False, 2)
+    assert len(search.tried_moves(root)) == 8 and search.split_moves == 7
+    assert left == ["Q"]
+    assert winner(position.hands, 0, None, None, rules) == 1
+
+
+@pytest.mark.skipif(not compiled.available(), reason="the compiled core was not built")
+def test_both_cores_split_alike_carrying_the_same_first_moves() -> None:
+    """On positions split move by move, both cores decide the same first moves, node for node,
+    to the verdict the plain search (no split) gives; the split carries a first move on some."""
+    rng, carried = random.Random("split-carry"), 0
+    for _ in range(30):
+        position = random_position(rng, ((9, 11), (7, 9), (7, 9)), 0.0)
+        runs = []
+        for core in ("python", "compiled"):
+            search = new_search(3, standard_rules(), core=core)
+            root = state_of(search, position)
+            found, left = _split_deciding(search, root)
+            runs.append((found, search.split_moves, left, search.nodes, search.carried))
+        assert runs[0] == runs[1], position
+        (mover_wins, _), _, left, _, _ = runs[0]
+        plain = new_search(3, standard_rules(), core="compiled")
+        assert plain.decide(state_of(plain, position), split=False)[0] == mover_wins, position
+        carried += bool(left)
+    assert carried >= 2
+
+
+@pytest.mark.skipif(not compiled.available(), reason="the compiled core was not built")
+def test_the_compiled_cores_carried_rule_reads_as_the_python_ones() -> None:
+    """The three steps the split asks of a core (lone_group, carried_to, carries), asked of
+    both cores after the same search, give the same answers."""
+    rules, asked = standard_rules(), 0
+    for seed in range(30):
+        position = Position(_loose(seed, 3).hands, 0)
+        searches = [new_search(3, rules, core=c) for c in ("python", "compiled")]
+        roots = [state_of(s, position) for s in searches]
+        for search, root in zip(searches, roots):
+            search.wins(*root)
+        hand = position.hands[0]
+        refuted: list[tuple[int, int, int]] = []
+        for play in legal_moves(hand, None, rules):
+            if play is None or play.cards == hand:
+                continue
+            answers = []
+            for search, root in zip(searches, roots):
+                move = search.index(play)
+                rank = search.lone_group(root[0][0], move)
+                child = search.successor(root, move)
+                assert child is not None
+                above = (
+                    -1
+                    if rank < 0
+                    else search.carried_to(search.past_forced_passes(child), 0, len(play.cards))
+                )
+                carries = rank >= 0 and search.carries(root[0][0], refuted, rank, len(play.cards))
+                answers.append((rank, above, carries))
+            assert answers[0] == answers[1], (position, play)
+            rank, above, _ = answers[0]
+            if rank >= 0 and above > rank + 1:
+                refuted.append((rank, len(play.cards), above))
+                asked += 1
+    assert asked >= 10
 
 
 def test_a_lone_group_is_all_the_hand_holds_of_its_rank_and_no_joker() -> None:

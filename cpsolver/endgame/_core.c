@@ -315,6 +315,57 @@ static PyObject *Core_answerable(Core *self, PyObject *args) {
     return PyBool_FromLong(can_answer(self, hand, play));
 }
 
+/* The rule of refutations carried to higher plays, for the split (tree.Tree._split), which
+ * decides a position's moves one by one in Python: search.h's lone_group, carried, carried_to. */
+static PyObject *Core_lone_group(Core *self, PyObject *args) {
+    unsigned long long hand;
+    int move;
+    if (!PyArg_ParseTuple(args, "Ki", &hand, &move) || (move != PASS && check_play(self, move))) return NULL;
+    return PyLong_FromLong(lone_group(self, hand, move));
+}
+
+static int check_rank(int rank, int width) {
+    if (rank >= 0 && rank < BLACK && width >= 1 && width <= 3) return 0;
+    PyErr_SetString(PyExc_ValueError, "no lone group of such a rank and width");
+    return -1;
+}
+
+static PyObject *Core_carries(Core *self, PyObject *args) {
+    unsigned long long hand;
+    PyObject *list;
+    int rank, width;
+    if (!PyArg_ParseTuple(args, "KO!ii", &hand, &PyList_Type, &list, &rank, &width) || check_rank(rank, width))
+        return NULL;
+    Refuted refuted[REFUTED_MOST];
+    Py_ssize_t n = PyList_GET_SIZE(list);
+    if (n > REFUTED_MOST) {
+        PyErr_SetString(PyExc_ValueError, "more refutations than a node remembers");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        Refuted *r = &refuted[i];
+        if (!PyArg_ParseTuple(PyList_GET_ITEM(list, i), "iii", &r->rank, &r->width, &r->above) ||
+            check_rank(r->rank, r->width))
+            return NULL;
+    }
+    return PyBool_FromLong(carried(self, hand, refuted, (int)n, rank, width));
+}
+
+static PyObject *Core_carried_to(Core *self, PyObject *args) {
+    State st;
+    PyObject *hands;
+    int mover, width;
+    if (!PyArg_ParseTuple(args, "Oiiiii", &hands, &st.turn, &st.table, &st.by, &mover, &width) ||
+        fill_state(self, hands, &st))
+        return NULL;
+    if (mover < 0 || mover >= self->players || width < 1 || width > 3) {
+        PyErr_SetString(PyExc_ValueError, "no such mover or width");
+        return NULL;
+    }
+    int above = carried_to(self, &st, mover, width);
+    return above == -2 ? failure(self) : PyLong_FromLong(above);
+}
+
 static PyObject *Core_unoutranked(Core *self, PyObject *args) {
     unsigned long long hand;
     int table;
@@ -574,6 +625,12 @@ static PyMethodDef Core_methods[] = {
     {"answerable", (PyCFunction)Core_answerable, METH_VARARGS,
      "answerable(hand, play): whether the hand holds a play beating it (the search's own test)."},
     {"play", (PyCFunction)Core_play, METH_VARARGS, "play(move): (pattern, top, chain, packed cards)."},
+    {"lone_group", (PyCFunction)Core_lone_group, METH_VARARGS,
+     "lone_group(hand, move): the rank of a play of all the hand's cards of one rank, else -1."},
+    {"carries", (PyCFunction)Core_carries, METH_VARARGS,
+     "carries(hand, refuted, rank, width): whether a refutation carries to that lone play."},
+    {"carried_to", (PyCFunction)Core_carried_to, METH_VARARGS,
+     "carried_to(hands, turn, table, by, mover, width): the rank below which the answer beats such plays."},
     {"settle_won", (PyCFunction)Core_settle_won, METH_VARARGS,
      "settle_won(hands, turn, table, by): search a state whose side to move is known to win, its winning\n"
      "move sought narrowest first, every result kept."},

@@ -16,9 +16,11 @@ hand holding the ``a`` cards does (the kickers module's proof), so the player
 does no better from there, and the other side's win there holds.
 
 So the search, having refuted the lower play, does not try the higher one:
-at every node of such a player in the full search, and at such a player's
+at every node of such a player in the full search, at such a player's
 nodes in a narrow question asked of the other side (where every move of the
-player must be refuted). The plays are often several single cards of the
+player must be refuted), and among the first moves a split decides one by
+one (``Tree._split``, on either core, asking it the rule's three steps:
+``lone_group``, ``carried_to`` and ``carries``). The plays are often several single cards of the
 landlord's, and a peasant's answer to the lowest often beats several more
 (what it saves is measured on the open-hands page). The answer is read
 from the table (the entry of the position after the play and,
@@ -32,16 +34,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cpsolver.endgame.packed import PASS, Move, PackedRules
-from cpsolver.endgame.tree import NO_TABLE
+from cpsolver.endgame.tree import NO_TABLE, Refuted
 from cpsolver.rules.cards import RANK_COUNT
 
 if TYPE_CHECKING:
     from cpsolver.endgame.tree import Entry, State
-
-REFUTED_MOST = 16  # refutations remembered at a node (the compiled core's REFUTED_MOST)
-
-# A refuted play: its rank and width, and the rank below which its answer beats such plays.
-Refuted = tuple[int, int, int]
 
 
 class Carried(PackedRules):
@@ -69,21 +66,10 @@ class Carried(PackedRules):
             for lower, refuted_width, above in refuted
         )
 
-    def note_refuted(
-        self, mover: int, child: State, rank: int, width: int, refuted: list[Refuted]
-    ) -> None:
-        """After ``mover``'s lone play (``rank`` -1: another move) lost, leading to ``child``:
-        how far its refutation carries, remembered in ``refuted``."""
-        if rank < 0 or len(refuted) == REFUTED_MOST:
-            return
-        above = self._carried_to(child, mover, width)
-        if above > rank + 1:
-            refuted.append((rank, width, above))
-
-    def _carried_to(self, child: State, mover: int, width: int) -> int:
+    def carried_to(self, child: State, mover: int, width: int) -> int:
         """The rank below which the answer in ``child`` beats lone plays of ``width`` cards too:
         every rank for a bomb or no answer (the mover leads again); -1 where the table holds
-        no answer of the kind."""
+        no answer of the kind. (:meth:`Tree.note_refuted` remembers it.)"""
         state = child
         while state[1] != mover:
             key = state if state[2] == NO_TABLE else self.key(state)

@@ -22,7 +22,7 @@ from types import ModuleType
 from typing import TypeVar
 
 from cpsolver.endgame.budget import MemoryBudget, OutOfMemory
-from cpsolver.endgame.tree import ORDER_DEFAULT, Entry, Move, OutOfTime, State, Tree, Write
+from cpsolver.endgame.tree import ORDER_DEFAULT, Entry, Move, OutOfTime, Refuted, State, Tree, Write
 from cpsolver.io.memory import resident_bytes
 from cpsolver.rules.cards import RANK_COUNT
 from cpsolver.rules.movegen import generator
@@ -251,6 +251,19 @@ class CompiledSearch(Tree):
         """``moves`` (no pass) less the plays of one rank's cards that the same play of a
         lower rank is worth as much as (:mod:`cpsolver.endgame.kickers`; partner 0: none)."""
         return list(self._core.unoutranked(hand, moves, opponents, partner, table))
+
+    def lone_group(self, hand: int, move: Move) -> int:
+        """A play of all the hand's cards of one rank and nothing else: its rank, else -1."""
+        return int(self._core.lone_group(hand, move))
+
+    def carries(self, hand: int, refuted: list[Refuted], rank: int, width: int) -> bool:
+        """Whether a refutation in ``refuted`` carries to the lone play of ``width`` cards of
+        ``rank`` from ``hand`` (in C, as the compiled search asks it)."""
+        return bool(self._core.carries(hand, refuted, rank, width))
+
+    def carried_to(self, child: State, mover: int, width: int) -> int:
+        """The rank below which the answer in ``child`` beats such lone plays too (in C)."""
+        return int(self._core.carried_to(*child, mover, width))
 
     def lookup(self, state: State) -> Entry | bool:
         """What the table holds for a state: its entry, or False where nothing is kept."""

@@ -19,7 +19,8 @@ What makes it fast:
   runs out (:mod:`cpsolver.endgame.runouts`);
 - *carried refutations*: a player alone does not try a single, pair or
   triplet where the same play of a lower rank was refuted by an answer that
-  beats this one too (:mod:`cpsolver.endgame.carried`);
+  beats this one too (:mod:`cpsolver.endgame.carried`), nor does a split
+  (``Tree._split``) decide such a first move;
 - move ordering: bombs and the rocket last, then the plays that leave the
   fewest plays in hand, the lowest first, so that the winning move is
   usually met first;
@@ -38,7 +39,7 @@ from __future__ import annotations
 import itertools
 
 from cpsolver.endgame.budget import MemoryBudget
-from cpsolver.endgame.carried import Carried, Refuted
+from cpsolver.endgame.carried import Carried
 from cpsolver.endgame.packed import PackedRules, pack, unpack
 from cpsolver.endgame.runouts import RunOuts
 from cpsolver.endgame.tree import (
@@ -53,6 +54,7 @@ from cpsolver.endgame.tree import (
     Entry,
     Move,
     OutOfTime,
+    Refuted,
     State,
     Tree,
 )

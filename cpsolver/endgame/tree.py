@@ -49,6 +49,10 @@ ORDER_DEFAULT, ORDER_LEFT_PASSES = 0, 1
 SECOND_ORDER_SHARE = 0.25
 Move = int  # a play's number, or PASS
 State = tuple[tuple[int, ...], int, int, int]  # packed hands, turn, table play (or NO_TABLE), by
+# A refuted lone play (:mod:`cpsolver.endgame.carried`): its rank and width, and the rank below
+# which its answer beats such plays.
+Refuted = tuple[int, int, int]
+REFUTED_MOST = 16  # refutations remembered at a node (the compiled core's REFUTED_MOST)
 Entry = Move | tuple[Move, ...] | None  # the winning move, a plan that runs out, or None: a loss
 # A strategy's node as a proof lists it: its state, its plan (or ()), and its edges as
 # (move, the child's row, or None where the move empties the mover's hand).
@@ -304,6 +308,33 @@ class Tree:
         needless kickers (:mod:`cpsolver.endgame.kickers`)."""
         raise NotImplementedError
 
+    def lone_group(self, hand: int, move: Move) -> int:
+        """A play of all the hand's cards of one rank and nothing else (a single, pair or
+        triplet; no bomb, no joker): its rank, else -1 (:mod:`cpsolver.endgame.carried`)."""
+        raise NotImplementedError
+
+    def carries(self, hand: int, refuted: list[Refuted], rank: int, width: int) -> bool:
+        """Whether a refutation in ``refuted`` carries to the lone play of ``width`` cards of
+        ``rank`` from ``hand`` (a rank of :meth:`lone_group`)."""
+        raise NotImplementedError
+
+    def carried_to(self, child: State, mover: int, width: int) -> int:
+        """The rank below which the answer in ``child`` (a state past forced passes, after
+        ``mover``'s lone play of ``width`` cards) beats such plays too, as the table holds it:
+        every rank for a bomb or no answer (the mover leads again), -1 for none."""
+        raise NotImplementedError
+
+    def note_refuted(
+        self, mover: int, child: State, rank: int, width: int, refuted: list[Refuted]
+    ) -> None:
+        """After ``mover``'s lone play (``rank`` -1: another move) lost, leading to ``child``
+        (past forced passes): how far its refutation carries, remembered in ``refuted``."""
+        if rank < 0 or len(refuted) == REFUTED_MOST:
+            return
+        above = self.carried_to(child, mover, width)
+        if above > rank + 1:
+            refuted.append((rank, width, above))
+
     def alone(self, turn: int) -> bool:
         """Whether the player has no partner (every other player an opponent), and so never
         needs a needlessly high kicker (:mod:`cpsolver.endgame.kickers`)."""
@@ -434,19 +465,29 @@ class Tree:
         the whole position needs the width of its hardest move for every move.
         The width given is the widest a position needed (None: the full search).
         The state's own entry is then stored by the plain search, which reads
-        every move's result back from the table.
+        every move's result back from the table. A player alone does not decide
+        a lone play that a lower one's refutation carries to, as the search would
+        not try it (:mod:`cpsolver.endgame.carried`): some first moves of a full
+        deal are searches of many seconds.
         """
-        side = self.side[state[1]]
+        turn = state[1]
+        hand, alone = state[0][turn], self.alone(turn)
+        refuted: list[Refuted] = []
         widest: int | None = 0
-        for count, move in enumerate(self.tried_moves(state), 1):
-            self.split_moves = count
+        for move in self.tried_moves(state):
+            rank = self.lone_group(hand, move) if alone else -1
+            width = (hand >> (4 * rank)) & 0xF if rank >= 0 else 0
+            if rank >= 0 and self.carries(hand, refuted, rank, width):
+                continue  # it loses as the lower play does; the search below carries it too
+            self.split_moves += 1
             child = self.successor(state, move)
             if child is None:
                 break
-            mover_wins, width = self.decide(child, split=False, second_order=second_order)
-            widest = None if width is None or widest is None else max(widest, width)
-            if mover_wins == (self.side[child[1]] == side):
+            mover_wins, needed = self.decide(child, split=False, second_order=second_order)
+            widest = None if needed is None or widest is None else max(widest, needed)
+            if mover_wins == (self.side[child[1]] == self.side[turn]):
                 break
+            self.note_refuted(turn, self.past_forced_passes(child), rank, width, refuted)
         return self.wins(*state), widest
 
     def winning_moves(self, state: State) -> list[Move]:
