@@ -20,9 +20,10 @@ at every node of such a player in the full search, at such a player's
 nodes in a narrow question asked of the other side (where every move of the
 player must be refuted), and among the first moves a split decides one by
 one (``Tree._split``, on either core, asking it the rule's three steps:
-``lone_group``, ``carried_to`` and ``carries``). The plays are often several single cards of the
-landlord's, and a peasant's answer to the lowest often beats several more
-(what it saves is measured on the open-hands page). The answer is read
+``lone_group``, ``carried_to`` and ``carries``). The plays are often
+several single cards of the landlord's, and a peasant's answer to the
+lowest often beats several more (what it saves is measured on the
+open-hands page). The answer is read
 from the table (the entry of the position after the play and,
 past a pass, of the next player's), so a refutation too cheap to be kept
 carries nothing. The compiled core does the same, step for step
