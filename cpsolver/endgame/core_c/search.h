@@ -21,7 +21,7 @@
 typedef struct {
     int rank, width, above; /* the refuted play's rank and width; its answer beats such plays below `above` */
 } Refuted;
-#define REFUTED_MOST 16 /* refutations remembered at a node (carried.py's REFUTED_MOST) */
+#define REFUTED_MOST 16 /* refutations remembered at a node (searchcore.py's REFUTED_MOST) */
 
 /* The rank below which the answer after the mover's lone play of `width` cards, leading to
  * `child`, beats such plays too: RANKS for a bomb or no answer (the mover leads again), -1 where
