@@ -22,6 +22,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from timed import children_end_with_us
+
 from cpsolver.io.dealformat import deal_as_dict
 from cpsolver.io.dealgen import generate
 from cpsolver.spring.engines import DEFAULT_ENGINE
@@ -64,6 +66,7 @@ def main() -> None:
     parser.add_argument("--memory-lines", type=int, default=1_000_000)
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     options = parser.parse_args()
+    children_end_with_us()
     report: dict[str, Any] = {"deals": options.deals, "engine": DEFAULT_ENGINE, "throughput": {}}
     with tempfile.TemporaryDirectory() as folder:
         corpus = Path(folder) / "planted.jsonl"

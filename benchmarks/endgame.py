@@ -77,6 +77,7 @@ from endgame_tables import (
 )
 from endgame_workers import decided_deals, undecided_deals, workers_record
 from markers import replaced
+from timed import children_end_with_us
 
 from cpsolver.rules.cards import Hand
 from cpsolver.rules.position import Position
@@ -349,6 +350,7 @@ def parse_options(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     """Run the parts asked for, resuming from ``--results``, and print the tables."""
     options = parse_options(argv)
+    children_end_with_us()
     options.commit = _commit()
     CORE["name"] = options.core  # endgame_measure's: the core ours runs on
     cpu = None if options.cpu < 0 else options.cpu

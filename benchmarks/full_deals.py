@@ -34,6 +34,7 @@ from typing import Any
 
 from machine import where_measured
 from markers import replaced
+from timed import children_end_with_us
 
 from cpsolver.endgame.answer import core_name
 from cpsolver.odds.sampling import wilson_interval
@@ -173,6 +174,7 @@ def main(argv: list[str] | None = None) -> None:
         "--page", type=Path, action="append", default=[], help="rewrite this page's block"
     )
     options = parser.parse_args(argv)
+    children_end_with_us()
     if options.source is not None:
         results = json.loads(options.source.read_text())
     else:

@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from timed import timed_run
+from timed import children_end_with_us, timed_run
 
 from cpsolver.io.positionformat import position_as_dict
 from cpsolver.io.positiongen import random_position
@@ -38,6 +38,7 @@ def run(path: Path, extra: list[str], seconds: float) -> tuple[float, float, dic
 
 
 def main() -> None:
+    children_end_with_us()
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 8
     workers = int(sys.argv[2]) if len(sys.argv) > 2 else 2
     seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 60.0

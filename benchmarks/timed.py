@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import resource
+import signal
 import subprocess
 import time
 from collections.abc import Callable
@@ -27,3 +28,16 @@ def timed_run(
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     return wall, cpu, done
+
+
+def children_end_with_us() -> None:
+    """Make SIGTERM end this benchmark as Ctrl-C does, the command it is running with it.
+
+    With SIGTERM's default disposition the benchmark dies at once, and the
+    command it started (a ``cpsolver endgame --workers`` run of five minutes,
+    a batch of a thousand deals) lives on, its own parent gone. Raised as
+    ``KeyboardInterrupt``, the signal unwinds the benchmark: ``subprocess.run``
+    kills its command on the way out, a peer is killed in a ``finally``, and
+    the command's own workers end with it (``cpsolver.scale.watchdog``).
+    """
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
