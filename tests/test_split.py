@@ -9,9 +9,10 @@ from collections.abc import Iterator
 
 import pytest
 from click.testing import CliRunner
+from endgame_reference import winner
 
 from cpsolver.cli import cli
-from cpsolver.endgame import solve
+from cpsolver.endgame import compiled, solve
 from cpsolver.endgame.answer import new_search
 from cpsolver.io.positionformat import position_as_dict
 from cpsolver.io.positiongen import random_position
@@ -154,7 +155,7 @@ def test_a_task_finding_the_kept_search_busy_searches_with_one_of_its_own() -> N
     with splitting._kept_lock:  # another task of the same worker holds it
         results = [splitting._solve_child(child) for child, _ in _children(position, "busy")]
     assert splitting._kept is None
-    landlord_wins = any(winner == 0 for winner, _, _ in results)
+    landlord_wins = any(winner == 0 for winner, _, _, _ in results)
     assert solve(position, RULES).winner == (0 if landlord_wins else 1)
 
 
@@ -182,7 +183,7 @@ class _Stopping(InProcess):
 
     def run(self, function, chunks, lost=None, per_worker=1):  # type: ignore[no-untyped-def]
         for number, chunk in enumerate(chunks):
-            yield function(chunk) if number < self.solved else (None, 0, chunk.branch)
+            yield function(chunk) if number < self.solved else (None, 0, chunk.branch, -1)
 
 
 @pytest.mark.parametrize("all_moves", [False, True], ids=["tried", "all"])
@@ -196,7 +197,9 @@ def test_stopped_it_says_which_first_moves_were_settled_and_which_not(all_moves:
     assert len(losing) >= 3
     for position in losing[:3]:
         split = solve_split(position, RULES, TEXT, _Stopping(2), all_moves=all_moves)
-        assert split.winner is None and split.decided == 2 == len(split.known)
+        assert split.winner is None and split.decided == 2 + split.stats["carried"] == len(
+            split.known
+        )
         for move, side in split.known.items():
             play = next(p for p in first_moves(position, RULES, True) if str(p) == move)
             after = position.after(play)
@@ -317,3 +320,38 @@ def test_a_first_move_that_empties_the_hand_wins_without_a_task() -> None:
     alone = solve(position, RULES, all_moves=True)
     assert split.winner == 0 and sorted(split.moves) == sorted(map(str, alone.moves))
     assert split.stats["tasks"] == split.stats["root_moves"] - 1  # KK asked of no worker
+
+
+CORES = ["python", *(["compiled"] if compiled.available() else [])]
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_no_worker_solves_a_lone_play_that_a_lower_ones_refutation_carries_to(core: str) -> None:
+    """The landlord's lone queen loses as its lone jack does, the jack's refutation beating it
+    too: settled without a task, as one search's split leaves it (the verdict brute force's)."""
+    position = Position.parse(["34466JQKK", "57779J2", "3589QQA2"])
+    split = solve_split(position, RULES, TEXT, InProcess(), core=core)
+    assert split.winner == 1 == winner(position.hands, 0, None, None, RULES)
+    assert split.stats["carried"] == 1 and split.known["Q"] == 1
+    assert split.decided == split.total == split.stats["tasks"] + 1
+
+
+@pytest.mark.skipif(not compiled.available(), reason="minutes on the Python core")
+@pytest.mark.parametrize("all_moves", [False, True])
+def test_the_first_moves_carried_lose_as_their_own_searches_say(all_moves: bool) -> None:
+    """Every first move the workers settle, carried or searched, has the verdict a search of the
+    position after it gives; some are carried."""
+    rng, carried = random.Random("split-carry"), 0
+    for _ in range(30):
+        position = random_position(rng, ((9, 11), (7, 9), (7, 9)), 0.0)
+        split = solve_split(position, RULES, TEXT, InProcess(), all_moves=all_moves)
+        assert split.winner == solve(position, RULES, strategy=False).winner, position
+        plays = {str(play): play for play in first_moves(position, RULES, all_moves=True)}
+        for move, side in split.known.items():
+            after = position.after(plays[move])
+            assert after is None or solve(after, RULES, strategy=False).winner == side, (
+                position,
+                move,
+            )
+        carried += split.stats["carried"]
+    assert carried >= 2

@@ -98,6 +98,8 @@ def report(result: EndgameResult, document: PositionDocument | None = None) -> s
     if "root_moves" in stats:  # solved move by move over workers: no one table
         work = f"{stats['root_moves_decided']} of {stats['root_moves']} first moves decided"
         work += f" in {stats['tasks']} tasks" if "tasks" in stats else ""
+        if stats.get("carried"):
+            work += f" ({stats['carried']} lost as a lower one did)"
         lines.append(f"({stats['nodes']} nodes over the workers, {work}, {stats['seconds']:.3f} s)")
     else:
         lines.append(

@@ -13,6 +13,13 @@ usually among the first, and the plays left out (a needless kicker, a play a
 lower one is worth as much as) are each worth no more than one kept, so when
 every move kept loses, so does every move.
 
+A player alone (the landlord) whose lone play of a rank lost loses with the
+lone play of a higher rank too where the worker's refutation carries to it
+(:mod:`cpsolver.endgame.carried`), as one search's split does: the worker
+that refuted the lower play says how far its answer carries, and each higher
+play it carries to is settled as lost, given to no worker (one already on it
+is not waited for).
+
 All workers share one deadline. A move whose position runs out of time
 leaves the verdict unknown only if no other move wins. Tasks go out one a
 worker, as workers come free; once every root move is given out, a free
@@ -41,7 +48,7 @@ from cpsolver.endgame.answer import EndgameResult, core_name, new_search
 from cpsolver.endgame.budget import MemoryBudget, OutOfMemory
 from cpsolver.endgame.solver import PASS as SEARCH_PASS
 from cpsolver.endgame.solver import state_of
-from cpsolver.endgame.tree import OutOfTime, Tree
+from cpsolver.endgame.tree import OutOfTime, Refuted, Tree
 from cpsolver.io.positionformat import position_as_dict, position_from_dict
 from cpsolver.io.rulefiles import rules_from_toml
 from cpsolver.rules.movegen import generator
@@ -126,13 +133,14 @@ def _search_for(child: _Child, players: int, rules: RuleSet) -> Iterator[Tree]:
         _kept_lock.release()
 
 
-def _solve_child(child: _Child) -> tuple[int | None, int, int]:
-    """(the side that wins the child's position or None, nodes searched, the child's branch)."""
+def _solve_child(child: _Child) -> tuple[int | None, int, int, int]:
+    """(the side that wins the child's position or None, nodes searched, the child's branch,
+    and the rank to which the refutation of the move into it carries, -1 where none)."""
     rules = rules_from_toml(child.rules_toml, child.rules_source)
     position = position_from_dict(child.position, rules)
     left = None if child.deadline is None else child.deadline - time.time()
     if left is not None and left <= 0:
-        return None, 0, child.branch
+        return None, 0, child.branch, -1
     with _search_for(child, position.players, rules) as search:
         search.deadline = None if left is None else time.perf_counter() + left
         before = search.nodes
@@ -145,9 +153,24 @@ def _solve_child(child: _Child) -> tuple[int | None, int, int]:
             )
         except (OutOfTime, OutOfMemory):
             _drop(search)
-            return None, search.nodes - before, child.branch
-    mover = position.side_of(position.turn)
-    return mover if mover_wins else 1 - mover, search.nodes - before, child.branch
+            return None, search.nodes - before, child.branch, -1
+        mover = position.side_of(position.turn)
+        winner = mover if mover_wins else 1 - mover
+        carried = _carried_to(search, position, winner)
+    return winner, search.nodes - before, child.branch, carried
+
+
+def _carried_to(search: Tree, position: Position, winner: int) -> int:
+    """Below which rank the answer that refuted the play on ``position``'s table beats the
+    same play of a higher rank too (:meth:`cpsolver.endgame.carried.Carried.carried_to`);
+    -1 where the play won, or is none of a single, a pair or a triplet."""
+    play, by = position.table, position.by
+    if play is None or by is None or winner == position.side_of(by):
+        return -1
+    if play.chain != 1 or len(play.cards) > 3:
+        return -1
+    state = search.past_forced_passes(state_of(search, position))
+    return search.carried_to(state, by, len(play.cards))
 
 
 def first_moves(
@@ -223,10 +246,9 @@ def solve_split(
     orders = new_search(len(position.hands), rules, core=core)  # the moves, in its order
     tried = _tried(orders, position)
     sharing = Sharing(lambda at: _tried(orders, at))
-    roots = [
-        sharing.add_root_move(_name(play), position.after(play), mover)
-        for play in (first_moves(position, rules, True) if all_moves else tried)
-    ]
+    plays = first_moves(position, rules, True) if all_moves else tried
+    roots = [sharing.add_root_move(_name(play), position.after(play), mover) for play in plays]
+    carrying = _Carrying(orders, position, dict(zip(roots, plays, strict=True)))
 
     def done() -> bool:
         return all(root.winner is not None for root in roots) or (
@@ -260,9 +282,17 @@ def solve_split(
     nodes = 0
     if not done():
         try:
-            for winner, searched, number in runner.run(_solve_child, tasks(), per_worker=1):
+            for winner, searched, number, carried in runner.run(
+                _solve_child, tasks(), per_worker=1
+            ):
                 nodes += searched
-                sharing.settle(sharing.branches[number], winner)
+                branch = sharing.branches[number]
+                sharing.settle(branch, winner)
+                if winner is not None and winner != mover:
+                    carrying.refuted(branch, carried)
+                    for root in roots:
+                        if root.winner is None and carrying.carries(root):
+                            sharing.settle(root, winner)
                 if done():
                     break
         finally:
@@ -282,6 +312,7 @@ def solve_split(
         "root_moves": len(roots),
         "root_moves_decided": decided,
         "tasks": sum(branch.given for branch in sharing.branches),
+        "carried": carrying.count,
         "seconds": round(time.perf_counter() - started, 6),
     }
     # The search's order first: with every legal move given out, the moves it leaves out last.
@@ -291,6 +322,40 @@ def solve_split(
         key=lambda move: rank.get(move, len(rank)),
     )
     return SplitResult(position, verdict, winning, decided, len(roots), stats, known, unresolved)
+
+
+class _Carrying:
+    """Which of the root's lone plays the refutations of lower ones carry to (see the module).
+
+    A play is a root move of a player alone taking every card of one rank (a
+    single, pair or triplet: :meth:`cpsolver.endgame.packed.PackedRules.lone_group`).
+    """
+
+    def __init__(self, search: Tree, position: Position, plays: dict[Branch, Play | None]):
+        self.search = search
+        self.hand = state_of(search, position)[0][position.turn]
+        self.count = 0  # root moves settled so, given to no worker
+        self._lone: dict[Branch, tuple[int, int]] = {}  # a lone play's rank and cards
+        self._refuted: list[Refuted] = []
+        if not search.alone(position.turn):
+            return
+        for branch, play in plays.items():
+            rank = -1 if play is None else search.lone_group(self.hand, search.index(play))
+            if rank >= 0:
+                self._lone[branch] = (rank, (self.hand >> (4 * rank)) & 0xF)
+
+    def refuted(self, branch: Branch, above: int) -> None:
+        """``branch`` lost, its worker's answer carrying to plays below rank ``above``."""
+        lone = self._lone.get(branch)
+        if lone is not None and above > lone[0] + 1:
+            self._refuted.append((lone[0], lone[1], above))
+
+    def carries(self, branch: Branch) -> bool:
+        """Whether a refutation of a lower play carries to ``branch``'s (counted when so)."""
+        lone = self._lone.get(branch)
+        found = lone is not None and self.search.carries(self.hand, self._refuted, *lone)
+        self.count += found
+        return found
 
 
 def _name(play: Play | None) -> str:
