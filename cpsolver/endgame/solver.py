@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import itertools
 
+from cpsolver.endgame.answerkeys import AnswerKeys
 from cpsolver.endgame.budget import MemoryBudget
 from cpsolver.endgame.carried import Carried
 from cpsolver.endgame.packed import PackedRules, pack, unpack
@@ -86,7 +87,7 @@ __all__ = [
 ]
 
 
-class Search(Carried, RunOuts, Tree):
+class Search(AnswerKeys, Carried, RunOuts, Tree):
     """The search over one game: its tables outlive one question.
 
     ``wins(*state)`` answers for the side to move; ``table[state]`` then
@@ -111,12 +112,10 @@ class Search(Carried, RunOuts, Tree):
         self.carried = 0
         self.side = [0] + [1] * (players - 1)
         self.table: dict[State, Entry] = {}
-        self._classes: dict[tuple[Move, ...], int] = {}
         self._opponents = [
             [p for p in range(players) if self.side[p] != self.side[turn]]
             for turn in range(players)
         ]
-        self._class_of: dict[int, dict[Move, int]] = {}
         self._alone = [self.alone(turn) for turn in range(players)]  # read at every node
         # By question (prover + 2 * order), the states it left open (see :meth:`proves`).
         self._open_nodes: tuple[set[State], ...] = tuple(set() for _ in range(4))
@@ -319,37 +318,6 @@ class Search(Carried, RunOuts, Tree):
         )
         return [PASS, *answers] if self.passes_first(turn, by) else [*answers, PASS]
 
-    def key(self, state: State) -> State:
-        """The table's key for a state: the play to beat stands for what it lets be played.
-
-        Two plays on the table that leave every player still to answer in
-        the trick the same answers give the same game from here (the next
-        table is then the answer itself, or the trick ends), so they share a
-        key: the index of that tuple of answer sets, negated (below NO_TABLE).
-        """
-        hands, turn, table, by = state
-        if table == NO_TABLE:
-            return state
-        found = self._class(hands[turn], table)
-        following = (turn + 1) % self.players
-        if following != by:  # in the three-player game, the next player answers it too
-            found = (found << 32) | self._class(hands[following], table)
-        return (hands, turn, -2 - found, by)
-
-    def _class(self, hand: int, table: Move) -> int:
-        """The number of the set of answers ``hand`` has to play ``table``."""
-        by_table = self._class_of.get(hand)
-        if by_table is None:
-            by_table = self._class_of[hand] = {}
-        found = by_table.get(table)
-        if found is None:
-            answers = tuple(self.answers(hand, table))
-            found = self._classes.get(answers)
-            if found is None:
-                found = self._classes[answers] = len(self._classes)
-            by_table[table] = found
-        return found
-
     def cards(self, move: Move) -> int:
         """The packed cards of a play by its number."""
         return self.packed_of[move]
@@ -408,7 +376,6 @@ class Search(Carried, RunOuts, Tree):
         for key in list(itertools.islice(table, dropped)):
             del table[key]
         self.forget()
-        self._class_of.clear()
         for open_nodes in self._open_nodes:
             open_nodes.clear()
         self.memory.record(dropped)
