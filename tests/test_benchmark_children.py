@@ -7,13 +7,12 @@ leave them running without it.
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
+
+from processes import alive, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,35 +26,18 @@ timed_run(command)
 """
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
-def _waited_for(found: Callable[[], bool], seconds: float = 20.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if found():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_a_benchmark_ended_with_sigterm_ends_the_command_it_runs(tmp_path: Path) -> None:
     pid_file = tmp_path / "command.pid"
     script = BENCHMARK.format(benchmarks=str(ROOT / "benchmarks"), pid_file=str(pid_file))
     benchmark = subprocess.Popen([sys.executable, "-c", script], stderr=subprocess.PIPE)
     try:
-        assert _waited_for(lambda: pid_file.exists() and pid_file.read_text().strip() != "")
+        assert wait_for(lambda: pid_file.exists() and pid_file.read_text().strip() != "", 20)
         command = int(pid_file.read_text())
-        assert _alive(command)
+        assert alive(command)
         benchmark.send_signal(signal.SIGTERM)
         benchmark.wait(timeout=20)
         assert benchmark.returncode != 0  # stopped, not finished
-        assert _waited_for(lambda: not _alive(command)), "the command outlived its benchmark"
+        assert wait_for(lambda: not alive(command), 20), "the command outlived its benchmark"
     finally:
         benchmark.kill()
         benchmark.wait()
