@@ -289,10 +289,8 @@ def solve_split(
                 branch = sharing.branches[number]
                 sharing.settle(branch, winner)
                 if winner is not None and winner != mover:
-                    carrying.refuted(branch, carried)
-                    for root in roots:
-                        if root.winner is None and carrying.carries(root):
-                            sharing.settle(root, winner)
+                    for root in carrying.refuted(branch, carried, roots):
+                        sharing.settle(root, winner)
                 if done():
                     break
         finally:
@@ -334,7 +332,7 @@ class _Carrying:
     def __init__(self, search: Tree, position: Position, plays: dict[Branch, Play | None]):
         self.search = search
         self.hand = state_of(search, position)[0][position.turn]
-        self.count = 0  # root moves settled so, given to no worker
+        self.count = 0  # root moves settled so
         self._lone: dict[Branch, tuple[int, int]] = {}  # a lone play's rank and cards
         self._refuted: list[Refuted] = []
         if not search.alone(position.turn):
@@ -344,18 +342,22 @@ class _Carrying:
             if rank >= 0:
                 self._lone[branch] = (rank, (self.hand >> (4 * rank)) & 0xF)
 
-    def refuted(self, branch: Branch, above: int) -> None:
-        """``branch`` lost, its worker's answer carrying to plays below rank ``above``."""
+    def refuted(self, branch: Branch, above: int, roots: list[Branch]) -> list[Branch]:
+        """``branch`` lost, its worker's answer beating the same play below rank ``above``:
+        the ``roots`` not yet settled whose lone plays lose so too (counted)."""
         lone = self._lone.get(branch)
-        if lone is not None and above > lone[0] + 1:
-            self._refuted.append((lone[0], lone[1], above))
-
-    def carries(self, branch: Branch) -> bool:
-        """Whether a refutation of a lower play carries to ``branch``'s (counted when so)."""
-        lone = self._lone.get(branch)
-        found = lone is not None and self.search.carries(self.hand, self._refuted, *lone)
-        self.count += found
-        return found
+        if lone is None or above <= lone[0] + 1:
+            return []
+        self._refuted.append((lone[0], lone[1], above))
+        carried = [
+            root
+            for root in roots
+            if root.winner is None
+            and root in self._lone
+            and self.search.carries(self.hand, self._refuted, *self._lone[root])
+        ]
+        self.count += len(carried)
+        return carried
 
 
 def _name(play: Play | None) -> str:
