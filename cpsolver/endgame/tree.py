@@ -202,6 +202,11 @@ class Tree(SearchCore):
             state, self.unoutranked(moves, hands[turn], opponents, partner, table)
         )
 
+    def lone_play(self, hand: int, move: Move) -> tuple[int, int]:
+        """A lone play's rank and cards (:meth:`lone_group`); (-1, 0) for any other move."""
+        rank = self.lone_group(hand, move)
+        return (rank, (hand >> (4 * rank)) & 0xF) if rank >= 0 else (-1, 0)
+
     def note_refuted(
         self, mover: int, child: State, rank: int, width: int, refuted: list[Refuted]
     ) -> None:
@@ -353,8 +358,7 @@ class Tree(SearchCore):
         refuted: list[Refuted] = []
         widest: int | None = 0
         for move in self.tried_moves(state):
-            rank = self.lone_group(hand, move) if alone else -1
-            width = (hand >> (4 * rank)) & 0xF if rank >= 0 else 0
+            rank, width = self.lone_play(hand, move) if alone else (-1, 0)
             if rank >= 0 and self.carries(hand, refuted, rank, width):
                 continue  # it loses as the lower play does; the search below carries it too
             self.split_moves += 1

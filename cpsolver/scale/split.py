@@ -73,6 +73,7 @@ class _Child:
     core: str
     run: str  # the run's own name: a worker keeps its search for the run's moves
     branch: int = 0  # its position's number in the run's tree (:mod:`cpsolver.scale.sharing`)
+    carried: int = 0  # its move's cards, a lone play the run would carry a refutation of; 0: none
 
 
 @dataclass
@@ -156,21 +157,19 @@ def _solve_child(child: _Child) -> tuple[int | None, int, int, int]:
             return None, search.nodes - before, child.branch, -1
         mover = position.side_of(position.turn)
         winner = mover if mover_wins else 1 - mover
-        carried = _carried_to(search, position, winner)
+        carried = _carried_to(search, position, winner, child.carried)
     return winner, search.nodes - before, child.branch, carried
 
 
-def _carried_to(search: Tree, position: Position, winner: int) -> int:
-    """Below which rank the answer that refuted the play on ``position``'s table beats the
-    same play of a higher rank too (:meth:`cpsolver.endgame.carried.Carried.carried_to`);
-    -1 where the play won, or is none of a single, a pair or a triplet."""
-    play, by = position.table, position.by
-    if play is None or by is None or winner == position.side_of(by):
+def _carried_to(search: Tree, position: Position, winner: int, cards: int) -> int:
+    """Below which rank the answer that refuted the lone play of ``cards`` cards on
+    ``position``'s table beats the same play of a higher rank too
+    (:meth:`cpsolver.endgame.carried.Carried.carried_to`); -1 where the play won, or the
+    run asks nothing (``cards`` 0)."""
+    by = position.by
+    if not cards or by is None or winner == position.side_of(by):
         return -1
-    if play.chain != 1 or len(play.cards) > 3:
-        return -1
-    state = search.past_forced_passes(state_of(search, position))
-    return search.carried_to(state, by, len(play.cards))
+    return search.carried_to(search.past_forced_passes(state_of(search, position)), by, cards)
 
 
 def first_moves(
@@ -265,6 +264,7 @@ def solve_split(
             core,
             run,
             branch.number,
+            carrying.cards(branch),
         )
 
     def tasks() -> Iterator[_Child]:
@@ -338,9 +338,17 @@ class _Carrying:
         if not search.alone(position.turn):
             return
         for branch, play in plays.items():
-            rank = -1 if play is None else search.lone_group(self.hand, search.index(play))
+            rank, cards = (
+                (-1, 0) if play is None else search.lone_play(self.hand, search.index(play))
+            )
             if rank >= 0:
-                self._lone[branch] = (rank, (self.hand >> (4 * rank)) & 0xF)
+                self._lone[branch] = (rank, cards)
+
+    def cards(self, branch: Branch) -> int:
+        """The cards of ``branch``'s lone play, whose refutation its worker is asked to carry
+        (0: not a lone root move of a player alone)."""
+        lone = self._lone.get(branch)
+        return 0 if lone is None else lone[1]
 
     def refuted(self, branch: Branch, above: int, roots: list[Branch]) -> list[Branch]:
         """``branch`` lost, its worker's answer beating the same play below rank ``above``:
