@@ -259,7 +259,16 @@ static void map_drop_marked(Map *m, uint32_t marked) {
     }
 }
 
+/* Empty a map to its smallest size, 1024 slots. At that size already, only its tags are zeroed:
+ * the strategy's read-out empties a question's open map before each of its millions of small
+ * searches (settle_won), and freeing and allocating it anew each time, malloc consolidating its
+ * free chunks, took a tenth of a full deal's read-out. */
 static int map_clear(Map *m) {
+    if (m->tags && m->cap == 1024) {
+        if (m->len) memset(m->tags, 0, m->cap);
+        m->len = 0;
+        return 0;
+    }
     map_free(m);
     return map_init(m, 1024);
 }
