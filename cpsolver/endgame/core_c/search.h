@@ -77,7 +77,7 @@ static int wins(Core *self, const State *st) {
     int first, at_once = settled_at_once(self, st, &first);
     if (at_once) return at_once == 2 ? 0 : at_once;
     if (key_of(self, st, key)) return -1;
-    Slot *s = map_find(&self->table, key[0], key[1], key[2]);
+    Slot *s = map_find_to_put(&self->table, key[0], key[1], key[2]);
     if (s) return entry_result(s->v) != LOSS;
     if (++self->nodes % CHECK_EVERY == 0 && call_check(self)) return -1;
     long long before = self->nodes;
@@ -145,7 +145,7 @@ static int proves(Core *self, const State *st, int prover, int width) {
     if (key_of(self, st, key)) return -1;
     Map *open = &self->open_nodes[question_of(self, prover)];
     map_prefetch(open, key[0], key[1], key[2]);
-    Slot *s = map_find(&self->table, key[0], key[1], key[2]);
+    Slot *s = map_find_to_put(&self->table, key[0], key[1], key[2]);
     if (s) return (entry_result(s->v) != LOSS) == mine ? PROVEN : REFUTED;
     if (map_find(open, key[0], key[1], key[2])) return OPEN;
     if (++self->nodes % CHECK_EVERY == 0 && call_check(self)) return -1;
