@@ -460,58 +460,55 @@ static PyObject *Core_intern(Core *self, PyObject *args) {
  * the table or the plans, so this is sound at any store, and at any node when caches is 0.
  * The table is cut where it stands: a second table of the entries kept would hold, for a
  * moment, as many bytes again as the memory cap gives the first. */
-#define DROPPED 100 /* cost_of is at most 64 */
+typedef struct {
+    Core *self;
+    int lowest;                       /* the cheapest cost kept whole */
+    size_t room_below, below, spread; /* the cost just below: how many fit, how many there are */
+    Ints plans; /* the plans of the entries kept, copied into a list of their own, room made first */
+} Cut;
+
+/* Whether the cut keeps an entry; a plan kept is copied into the cut's list of plans. Of the
+ * cost just below the cheapest kept whole, those kept are spread evenly over the slots, one in so
+ * many: the first ones met, kept cut after cut, would be those whose homes are lowest, until
+ * that end of the map is fuller than full and a single run of probes there holds most of a
+ * million entries. */
+static int cut_keeps(Slot *s, void *context) {
+    Cut *cut = context;
+    int cost = entry_cost(s->v);
+    if (cost < cut->lowest - 1) return 0;
+    if (cost == cut->lowest - 1) {
+        cut->spread += cut->room_below;
+        if (cut->spread < cut->below) return 0;
+        cut->spread -= cut->below;
+    }
+    int32_t result = entry_result(s->v);
+    if (result >= PASS || result == LOSS) return 1;
+    const int32_t *plan = &cut->self->plans.data[-2 - (int64_t)result];
+    size_t length = (size_t)plan[0] + 1;
+    memcpy(&cut->plans.data[cut->plans.len], plan, length * sizeof(int32_t));
+    s->v = entry_value((int32_t)(-2 - (int64_t)cut->plans.len), cost);
+    cut->plans.len += length;
+    return 1;
+}
+
 static int evict_to(Core *self, size_t keep, int caches) {
     Map *t = &self->table;
     size_t size = t->len;
     size_t by_cost[65] = {0};
     for (size_t i = 0; i < t->cap; i++)
         if (t->tags[i]) by_cost[entry_cost(t->slots[i].v)]++;
-    /* The cheapest cost kept whole, and how many of the cost just below it still fit. */
-    int lowest = 65;
+    /* The plans kept fit in as many ints as all of them, so the cut itself cannot fail. */
+    Cut cut = {self, 65, 0, 0, 0, {NULL, 0, 0}};
+    if (self->plans.len && ints_reserve(&cut.plans, self->plans.len)) return PyErr_NoMemory(), -1;
     size_t kept_so_far = 0;
-    while (lowest > 0 && kept_so_far + by_cost[lowest - 1] <= keep) kept_so_far += by_cost[--lowest];
-    size_t room_below = lowest > 0 ? keep - kept_so_far : 0, below = lowest > 0 ? by_cost[lowest - 1] : 0;
-    /* First mark each entry dropped (a cost no entry has), each read once; then delete the
-     * marked ones, which moves entries about. Of the cost just below, those kept are spread
-     * evenly over the slots, one in so many: the first ones met, kept cut after cut, would be
-     * those whose homes are lowest, until that end of the map is fuller than full and a single
-     * run of probes there holds most of a million entries. */
-    size_t spread = 0;
-    for (size_t i = 0; i < t->cap; i++) {
-        if (!t->tags[i]) continue;
-        Slot *s = &t->slots[i];
-        int cost = entry_cost(s->v);
-        int dropped = cost < lowest - 1;
-        if (cost == lowest - 1) {
-            spread += room_below;
-            if (spread >= below)
-                spread -= below;
-            else
-                dropped = 1;
-        }
-        if (dropped) s->v = entry_value(entry_result(s->v), DROPPED);
+    while (cut.lowest > 0 && kept_so_far + by_cost[cut.lowest - 1] <= keep) kept_so_far += by_cost[--cut.lowest];
+    if (cut.lowest > 0) {
+        cut.room_below = keep - kept_so_far;
+        cut.below = by_cost[cut.lowest - 1];
     }
-    map_drop_marked(t, DROPPED);
-    /* The plans of the entries kept, copied into a list of their own. */
-    Ints plans = {NULL, 0, 0};
-    for (size_t i = 0; i < t->cap; i++) {
-        if (!t->tags[i]) continue;
-        Slot *s = &t->slots[i];
-        int32_t result = entry_result(s->v);
-        if (result >= PASS || result == LOSS) continue;
-        size_t offset = (size_t)(-2 - (int64_t)result);
-        size_t length = (size_t)self->plans.data[offset] + 1;
-        if (ints_reserve(&plans, length)) {
-            free(plans.data);
-            return PyErr_NoMemory(), -1;
-        }
-        memcpy(&plans.data[plans.len], &self->plans.data[offset], length * sizeof(int32_t));
-        s->v = entry_value((int32_t)(-2 - (int64_t)plans.len), entry_cost(s->v));
-        plans.len += length;
-    }
+    map_keep_if(t, cut_keeps, &cut);
     free(self->plans.data);
-    self->plans = plans;
+    self->plans = cut.plans;
     self->evictions++;
     self->evicted += (long long)(size - t->len);
     if (caches && free_caches(self)) return PyErr_NoMemory(), -1;

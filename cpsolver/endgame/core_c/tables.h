@@ -252,13 +252,14 @@ static int map_put(Map *m, u64 a, u64 b, u64 c, int64_t v) {
     }
 }
 
-/* Delete every entry whose value has `marked` as its high 32 bits, in one pass: from a free
- * slot on, round the map once, each entry is taken out and, if kept, put back at the first free
- * slot from its home (no tombstones: a probe still stops at the first free slot). That slot is
- * never past the entry's own, so each probe run closes over its holes as it is read; deleting
- * the entries one by one, each moving the rest of its run back, costs the square of a run's
- * length, and at three quarters full the longest runs made a cut of millions take a minute. */
-static void map_drop_marked(Map *m, uint32_t marked) {
+/* Delete every entry `keep` refuses (it may change the value of one it keeps), in one pass:
+ * from a free slot on, round the map once, each entry is taken out and, if kept, put back at the
+ * first free slot from its home (no tombstones: a probe still stops at the first free slot).
+ * That slot is never past the entry's own, so each probe run closes over its holes as it is
+ * read, and each entry is read once; deleting the entries one by one, each moving the rest of
+ * its run back, costs the square of a run's length, and at three quarters full the longest runs
+ * made a cut of millions take a minute. */
+static inline void map_keep_if(Map *m, int (*keep)(Slot *, void *), void *context) {
     size_t mask = m->cap - 1, start = 0;
     while (m->tags[start]) start++; /* a map is never full */
     for (size_t n = 1; n <= m->cap; n++) {
@@ -267,7 +268,7 @@ static void map_drop_marked(Map *m, uint32_t marked) {
         if (!tag) continue;
         Slot s = m->slots[j];
         m->tags[j] = 0;
-        if ((uint32_t)((u64)s.v >> 32) == marked) {
+        if (!keep(&s, context)) {
             m->len--;
             continue;
         }
