@@ -24,7 +24,7 @@ from cpsolver.endgame.answer import new_search, solve
 from cpsolver.endgame.kickers import Kickers
 from cpsolver.endgame.packed import pack
 from cpsolver.endgame.solver import state_of
-from cpsolver.endgame.tree import State, Tree
+from cpsolver.endgame.tree import OrderRecord, State, Tree
 from cpsolver.io.positiongen import random_position
 from cpsolver.rules.cards import Hand
 from cpsolver.rules.plays import Kind, Play
@@ -178,15 +178,15 @@ def _split_deciding(search: Tree, root: State) -> tuple[tuple[bool, int | None],
     """``search.decide(root)``, and the first moves its split left undecided (every other one
     where the mover loses; where it wins, those before the winning one)."""
     decided: list[State] = []
-    decide = search.decide
+    decide = search._decided
 
-    def recording(state: State, split: bool = True, second_order: bool = True) -> object:
+    def recording(state: State, split: bool, second_order: bool, record: OrderRecord) -> object:
         if not split:
             decided.append(state)
-        return decide(state, split, second_order)
+        return decide(state, split, second_order, record)
 
-    search.decide = recording  # type: ignore[assignment, method-assign]
-    found = decide(root)
+    search._decided = recording  # type: ignore[assignment, method-assign]
+    found = search.decide(root)
     assert len(decided) == search.split_moves
     left, met = [], 0
     for move in search.tried_moves(root):

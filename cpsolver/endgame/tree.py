@@ -49,6 +49,7 @@ __all__ = [
     "WIDTHS",
     "Entry",
     "Move",
+    "OrderRecord",
     "OutOfTime",
     "OverBudget",
     "Refuted",
@@ -80,8 +81,37 @@ MOVER_SHARE = 16
 # Which of the two move orders (ORDER_DEFAULT, ORDER_LEFT_PASSES) proves a full deal fast varies
 # by deal, by ten times either way, so :meth:`Tree.decide` asks the peasants' questions in
 # both, the second with a quarter of the first's share of nodes (a share equal to the first's
-# lost more full deals than it won).
+# lost more full deals than it won). Over a split's moves, the shares then follow what each
+# order decided for its nodes (:class:`OrderRecord`).
 SECOND_ORDER_SHARE = 0.25
+# The nodes of evidence :class:`OrderRecord` starts from (at the shares above), and the least
+# share it leaves an order, against the other's.
+PRIOR_NODES = 1_000_000
+LEAST_WEIGHT = 1 / 16
+
+
+class OrderRecord:
+    """What each of the peasants' two orders cost and decided over a split's moves, and the
+    weights of their shares that follow.
+
+    An order's weight is the moves it decided (past width 1, where a question costs little) for
+    each node it spent, against the other order's: the faster one keeps the side's whole
+    share, the other its ratio (:data:`LEAST_WEIGHT` at least). Before any evidence, the
+    second order's weight is :data:`SECOND_ORDER_SHARE`. On full deals which order decides a
+    deal's moves fast stays much the same from move to move.
+    """
+
+    def __init__(self) -> None:
+        self.spent = dict.fromkeys((ORDER_DEFAULT, ORDER_LEFT_PASSES), 0)
+        self.decided = {ORDER_DEFAULT: 1.0, ORDER_LEFT_PASSES: SECOND_ORDER_SHARE}
+
+    def weights(self) -> dict[int, float]:
+        """Each order's weight: its moves decided a node, against the faster order's."""
+        rate = {
+            order: self.decided[order] / (self.spent[order] + PRIOR_NODES) for order in self.spent
+        }
+        best = max(rate.values())
+        return {order: max(LEAST_WEIGHT, value / best) for order, value in rate.items()}
 
 
 class OverBudget(Exception):
@@ -261,9 +291,11 @@ class Tree(SearchCore):
         deal fast varies by deal. The question asked next is the one furthest
         behind its share of the nodes spent so far (:data:`MOVER_SHARE`: the
         side to move may spend that many for each of the other's; the second
-        order :data:`SECOND_ORDER_SHARE` of the first's; the side to move on a
-        tie), and it may cost what the other side's questions have cost, times
-        its side's share against theirs (:data:`LEAST_BUDGET` nodes at least); once
+        order :data:`SECOND_ORDER_SHARE` of the first's, and over a split's
+        moves what each order's record earns it (:class:`OrderRecord`); the
+        side to move on a tie), and it may cost what the other side's questions
+        have cost, times its own share against theirs (:data:`LEAST_BUDGET`
+        nodes at least: so each order's pieces are as large as its share); once
         the other side is out of widths, what the same side's other order has
         cost, times their shares' ratio.
         One that runs past that stops short and is resumed later, its open
@@ -278,9 +310,21 @@ class Tree(SearchCore):
         (:mod:`cpsolver.scale.split`).
         Raises what the search raises at its limits (out of time, out of memory).
         """
-        mover = self.side[state[1]]
         if split:
             self.split_moves = 0
+        return self._decided(state, split, second_order, OrderRecord())
+
+    def _decided(
+        self,
+        state: State,
+        split: bool,
+        second_order: bool,
+        record: OrderRecord,
+    ) -> tuple[bool, int | None]:
+        """:meth:`decide`, each peasant order's share of the side's nodes weighted by
+        ``record``, which it tells what each order cost and which decided."""
+        mover = self.side[state[1]]
+        weights = record.weights()
         # Each question is a prover side and a move order: each side's in the search's order,
         # and on three players the peasants' (side 1) with their first passing too.
         questions = [(mover, ORDER_DEFAULT), (1 - mover, ORDER_DEFAULT)]
@@ -288,7 +332,7 @@ class Tree(SearchCore):
             questions.append((1, ORDER_LEFT_PASSES))
         side_share = {mover: MOVER_SHARE, 1 - mover: 1}
         share = {  # a question's share of the nodes, against the others'
-            (side, order): side_share[side] * (1 if order == ORDER_DEFAULT else SECOND_ORDER_SHARE)
+            (side, order): side_share[side] * (weights[order] if side == 1 else 1)
             for side, order in questions
         }
         step = dict.fromkeys(questions, 0)  # each question's next width, as an index in WIDTHS
@@ -307,17 +351,21 @@ class Tree(SearchCore):
             budget = None
             if any(side == other for side, _ in asking):
                 theirs = sum(cost for (side, _), cost in spent.items() if side == other)
-                budget = max(LEAST_BUDGET, theirs * side_share[prover] // side_share[other])
+                budget = max(LEAST_BUDGET, int(theirs * share[question] / side_share[other]))
             elif len(asking) > 1:  # the other side is out of widths: one order against the other
                 (rival,) = (each for each in asking if each != question)
                 budget = max(LEAST_BUDGET, int(spent[rival] * share[question] / share[rival]))
             before = self.nodes
             found = self._ask(state, question, width, budget, stopped_short[question])
             spent[question] += self.nodes - before
+            if prover == 1:
+                record.spent[question[1]] += self.nodes - before
             stopped_short[question] = found is None
             if found is None:
                 continue
             if found != OPEN:
+                if prover == 1 and width > 1:
+                    record.decided[question[1]] += 1
                 return (found == PROVEN) == (prover == mover), width
             step[question] += 1
 
@@ -357,6 +405,7 @@ class Tree(SearchCore):
         hand, alone = state[0][turn], self.alone(turn)
         refuted: list[Refuted] = []
         widest: int | None = 0
+        record = OrderRecord()  # what each peasant order cost and decided, move after move
         for move in self.tried_moves(state):
             rank, width = self.lone_play(hand, move) if alone else (-1, 0)
             if rank >= 0 and self.carries(hand, refuted, rank, width):
@@ -365,7 +414,7 @@ class Tree(SearchCore):
             child = self.successor(state, move)
             if child is None:
                 break
-            mover_wins, needed = self.decide(child, split=False, second_order=second_order)
+            mover_wins, needed = self._decided(child, False, second_order, record)
             widest = None if needed is None or widest is None else max(widest, needed)
             if mover_wins == (self.side[child[1]] == self.side[turn]):
                 break
