@@ -364,6 +364,45 @@ def test_the_peasants_two_orders_keep_their_shares_once_the_landlord_is_out_of_w
     assert search.nodes < 2 * (100_000 + 500_000)
 
 
+def test_an_order_that_decides_moves_for_fewer_nodes_keeps_the_share() -> None:
+    """OrderRecord over a split: the order deciding more moves for each node spent keeps
+    the side's whole share, the other the ratio of their rates (LEAST_WEIGHT at least)."""
+    first, second = tree.ORDER_DEFAULT, tree.ORDER_LEFT_PASSES
+    record = tree.OrderRecord()
+    assert record.weights() == {first: 1.0, second: tree.SECOND_ORDER_SHARE}
+    record.spent[second] += 3_000_000
+    record.decided[second] += 6  # 6.25 moves in 4 million nodes, the first 1 in 1 million
+    weights = record.weights()
+    assert weights[second] == 1.0 and weights[first] == pytest.approx(1 / 1.5625)
+    record.spent[first] += 9_000_000
+    record.decided[first] += 99  # 100 in 10 million
+    weights = record.weights()
+    assert weights[first] == 1.0 and weights[second] == pytest.approx(6.25 / 4 / 10)
+    record.spent[second] += 96_000_000  # 6.25 in 100 million: a hundredth of the first's rate
+    assert record.weights() == {first: 1.0, second: tree.LEAST_WEIGHT}
+
+
+@pytest.mark.parametrize("weight", [1.0, tree.SECOND_ORDER_SHARE, tree.LEAST_WEIGHT])
+def test_an_order_asks_in_pieces_as_large_as_its_share(weight: float) -> None:
+    """The first order's width-2 question decides in a million nodes, the second's never:
+    the second, asked in pieces its weight of the first's, has spent about that much of
+    it by then; the record is told what each order cost and which decided."""
+    script = {(side, w): (10, OPEN) for side in (0, 1) for w in WIDTHS}
+    script[(1, 2)] = (1_000_000, PROVEN)
+    script[(0, 6)] = (10_000_000, OPEN)  # the landlord still asking: every question budgeted
+    second = {(1, 2): (10_000_000, OPEN)}
+    search = _Scripted(script, second)
+    record = tree.OrderRecord()
+    record.weights = lambda: {tree.ORDER_DEFAULT: 1.0, tree.ORDER_LEFT_PASSES: weight}  # type: ignore[method-assign]
+    state: State = ((1, 1, 1), 1, -1, -1)
+    assert search._decided(state, False, True, record) == (True, 2)
+    spent = search.done[(1, 2, tree.ORDER_LEFT_PASSES)]
+    assert weight * 1_000_000 / 2 <= spent <= 2 * weight * 1_000_000 + tree.LEAST_BUDGET
+    assert record.decided[tree.ORDER_DEFAULT] == 2  # the prior's one, and this one
+    assert spent <= record.spent[tree.ORDER_LEFT_PASSES] <= spent + 100  # width 1: 10 nodes
+    assert record.spent[tree.ORDER_DEFAULT] >= 1_000_000
+
+
 def test_two_players_are_asked_in_one_order() -> None:
     script = {(side, w): (10, OPEN) for side in (0, 1) for w in WIDTHS}
     script[(0, 3)] = (10, PROVEN)

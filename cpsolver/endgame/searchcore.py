@@ -22,7 +22,7 @@ PASS = -1
 REFUTED, PROVEN, OPEN = 0, 1, 2
 # The move orders a narrow question may try a node's moves in (:meth:`Tree.passes_first`). In
 # the second, the landlord's next player passes first over the landlord's play, leaving it to
-# its partner (:data:`cpsolver.endgame.tree.SECOND_ORDER_SHARE`).
+# its partner (:data:`cpsolver.endgame.shares.SECOND_ORDER_SHARE`).
 ORDER_DEFAULT, ORDER_LEFT_PASSES = 0, 1
 Move = int  # a play's number, or PASS
 State = tuple[tuple[int, ...], int, int, int]  # packed hands, turn, table play (or NO_TABLE), by
