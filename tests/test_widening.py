@@ -377,12 +377,15 @@ def test_an_order_that_decides_moves_for_fewer_nodes_keeps_the_share() -> None:
     record.spent[first] += 9_000_000
     record.decided[first] += 99  # 100 in 10 million
     weights = record.weights()
-    assert weights[first] == 1.0 and weights[second] == pytest.approx(6.25 / 4 / 10)
+    assert weights[first] == 1.0 and weights[second] == pytest.approx(
+        max(tree.LEAST_WEIGHT, 6.25 / 4 / 10)
+    )
     record.spent[second] += 96_000_000  # 6.25 in 100 million: a hundredth of the first's rate
     assert record.weights() == {first: 1.0, second: tree.LEAST_WEIGHT}
+    assert tree.LEAST_WEIGHT > 1 / 100
 
 
-@pytest.mark.parametrize("weight", [1.0, tree.SECOND_ORDER_SHARE, tree.LEAST_WEIGHT])
+@pytest.mark.parametrize("weight", [1.0, tree.SECOND_ORDER_SHARE, 1 / 16])
 def test_an_order_asks_in_pieces_as_large_as_its_share(weight: float) -> None:
     """The first order's width-2 question decides in a million nodes, the second's never:
     the second, asked in pieces its weight of the first's, has spent about that much of
