@@ -41,8 +41,8 @@ class OrderRecord:
     An order's weight is the moves it decided (past width 1, where a question costs little) for
     each node it spent, against the other order's: the faster one keeps the side's whole
     share, the other its ratio (:data:`LEAST_WEIGHT` at least). Before any evidence, the
-    second order's weight is :data:`SECOND_ORDER_SHARE`. On a full deal, one order mostly
-    decides moves for fewer nodes than the other, move after move (the speed page's deal #2:
+    second order's weight is :data:`SECOND_ORDER_SHARE`. On a full deal one order often
+    decides moves for several times fewer nodes than the other (the speed page's deal #2:
     past width 1, the first order decided 27 of its first moves for 85.6 million nodes, the
     second 7 for 74.9 million; #16: the first 5 for 25.0 million, the second 17 for 8.1
     million; a probe, the shares as they were before the record).
