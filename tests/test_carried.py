@@ -23,8 +23,9 @@ from cpsolver.endgame import compiled
 from cpsolver.endgame.answer import new_search, solve
 from cpsolver.endgame.kickers import Kickers
 from cpsolver.endgame.packed import pack
+from cpsolver.endgame.shares import OrderRecord
 from cpsolver.endgame.solver import state_of
-from cpsolver.endgame.tree import OrderRecord, State, Tree
+from cpsolver.endgame.tree import State, Tree
 from cpsolver.io.positiongen import random_position
 from cpsolver.rules.cards import Hand
 from cpsolver.rules.plays import Kind, Play

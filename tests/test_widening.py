@@ -17,7 +17,7 @@ from endgame_reference import winner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cpsolver.endgame import compiled, tree
+from cpsolver.endgame import compiled, shares, tree
 from cpsolver.endgame.answer import new_search, solve
 from cpsolver.endgame.proof import strategy_proof_text
 from cpsolver.endgame.solver import state_of
@@ -243,7 +243,7 @@ def test_deciding_with_questions_stopped_short_gives_the_brute_force_verdict_on_
     mover = position.side_of(position.turn)
     found = set()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(tree, "LEAST_BUDGET", 64)
+        patch.setattr(shares, "LEAST_BUDGET", 64)
         for core in CORES:
             search = new_search(position.players, core=core)
             mover_wins, width = search.decide(state_of(search, position))
@@ -331,7 +331,7 @@ def test_the_side_to_move_spends_its_share_before_the_other_is_asked_again() -> 
     search = _Scripted(script)
     assert search.decide(((1, 1, 1), 0, -1, -1), split=False) == (True, 2)
     other = search.done[(1, 2, tree.ORDER_DEFAULT)]
-    assert 1_000_000 / (2 * tree.MOVER_SHARE) <= other <= 2 * 1_000_000 / tree.MOVER_SHARE
+    assert 1_000_000 / (2 * shares.MOVER_SHARE) <= other <= 2 * 1_000_000 / shares.MOVER_SHARE
 
 
 def test_the_peasants_second_order_decides_where_their_first_runs_long() -> None:
@@ -347,7 +347,7 @@ def test_the_peasants_second_order_decides_where_their_first_runs_long() -> None
     assert search.decide(((1, 1, 1), 1, -1, -1), split=False) == (True, 2)
     assert search.asked_second[-1][:2] == (1, 2)
     first = search.done[(1, 2, tree.ORDER_DEFAULT)]
-    assert 100_000 <= first <= 2 * 100_000 / tree.SECOND_ORDER_SHARE
+    assert 100_000 <= first <= 2 * 100_000 / shares.SECOND_ORDER_SHARE
     assert search.nodes < 1_000_000
 
 
@@ -368,8 +368,8 @@ def test_an_order_that_decides_moves_for_fewer_nodes_keeps_the_share() -> None:
     """OrderRecord over a split: the order deciding more moves for each node spent keeps
     the side's whole share, the other the ratio of their rates (LEAST_WEIGHT at least)."""
     first, second = tree.ORDER_DEFAULT, tree.ORDER_LEFT_PASSES
-    record = tree.OrderRecord()
-    assert record.weights() == {first: 1.0, second: tree.SECOND_ORDER_SHARE}
+    record = shares.OrderRecord()
+    assert record.weights() == {first: 1.0, second: shares.SECOND_ORDER_SHARE}
     record.spent[second] += 3_000_000
     record.decided[second] += 6  # 6.25 moves in 4 million nodes, the first 1 in 1 million
     weights = record.weights()
@@ -378,14 +378,14 @@ def test_an_order_that_decides_moves_for_fewer_nodes_keeps_the_share() -> None:
     record.decided[first] += 99  # 100 in 10 million
     weights = record.weights()
     assert weights[first] == 1.0 and weights[second] == pytest.approx(
-        max(tree.LEAST_WEIGHT, 6.25 / 4 / 10)
+        max(shares.LEAST_WEIGHT, 6.25 / 4 / 10)
     )
     record.spent[second] += 96_000_000  # 6.25 in 100 million: a hundredth of the first's rate
-    assert record.weights() == {first: 1.0, second: tree.LEAST_WEIGHT}
-    assert tree.LEAST_WEIGHT > 1 / 100
+    assert record.weights() == {first: 1.0, second: shares.LEAST_WEIGHT}
+    assert shares.LEAST_WEIGHT > 1 / 100
 
 
-@pytest.mark.parametrize("weight", [1.0, tree.SECOND_ORDER_SHARE, 1 / 16])
+@pytest.mark.parametrize("weight", [1.0, shares.SECOND_ORDER_SHARE, 1 / 16])
 def test_an_order_asks_in_pieces_as_large_as_its_share(weight: float) -> None:
     """The first order's width-2 question decides in a million nodes, the second's never:
     the second, asked in pieces its weight of the first's, has spent about that much of
@@ -395,15 +395,38 @@ def test_an_order_asks_in_pieces_as_large_as_its_share(weight: float) -> None:
     script[(0, 6)] = (10_000_000, OPEN)  # the landlord still asking: every question budgeted
     second = {(1, 2): (10_000_000, OPEN)}
     search = _Scripted(script, second)
-    record = tree.OrderRecord()
+    record = shares.OrderRecord()
     record.weights = lambda: {tree.ORDER_DEFAULT: 1.0, tree.ORDER_LEFT_PASSES: weight}  # type: ignore[method-assign]
     state: State = ((1, 1, 1), 1, -1, -1)
     assert search._decided(state, False, True, record) == (True, 2)
     spent = search.done[(1, 2, tree.ORDER_LEFT_PASSES)]
-    assert weight * 1_000_000 / 2 <= spent <= 2 * weight * 1_000_000 + tree.LEAST_BUDGET
+    assert weight * 1_000_000 / 2 <= spent <= 2 * weight * 1_000_000 + shares.LEAST_BUDGET
     assert record.decided[tree.ORDER_DEFAULT] == 2  # the prior's one, and this one
     assert spent <= record.spent[tree.ORDER_LEFT_PASSES] <= spent + 100  # width 1: 10 nodes
     assert record.spent[tree.ORDER_DEFAULT] >= 1_000_000
+
+
+def test_the_schedule_asks_the_question_furthest_behind_its_share_until_all_are_asked() -> None:
+    """The side to move first (a tie), then whichever is furthest behind its share, each
+    budgeted by the other side's spending times its share against theirs; a question left
+    open moves to its next width, one stopped short keeps it; none once all are asked."""
+    first, second = tree.ORDER_DEFAULT, tree.ORDER_LEFT_PASSES
+    schedule = shares.Schedule(0, True, shares.OrderRecord(), (1, 2))
+    assert schedule.next() == ((0, first), 1, shares.LEAST_BUDGET)
+    schedule.asked((0, first), 16 * 100_000, OPEN)
+    # The landlord's share is MOVER_SHARE (16) of the peasants' first order's, and the second
+    # order's a quarter of the first's: the first may spend 100,000 nodes, the second 25,000.
+    assert schedule.next() == ((1, first), 1, 100_000)
+    schedule.asked((1, first), 50_000, None)
+    assert schedule.stopped_short[(1, first)]
+    assert schedule.next() == ((1, second), 1, 25_000)
+    schedule.asked((1, second), 100, OPEN)
+    assert schedule.next() == ((1, second), 2, 25_000)
+    schedule.asked((1, second), 30_000, PROVEN)
+    assert schedule.record.spent == {first: 50_000, second: 30_100}
+    assert schedule.record.decided[second] == shares.SECOND_ORDER_SHARE + 1
+    schedule.step = dict.fromkeys(schedule.step, 2)
+    assert schedule.next() is None
 
 
 def test_two_players_are_asked_in_one_order() -> None:

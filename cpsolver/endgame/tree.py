@@ -32,18 +32,9 @@ from cpsolver.endgame.searchcore import (
     State,
     Write,
 )
-from cpsolver.endgame.shares import (
-    LEAST_BUDGET,
-    LEAST_WEIGHT,
-    MOVER_SHARE,
-    SECOND_ORDER_SHARE,
-    OrderRecord,
-)
+from cpsolver.endgame.shares import OrderRecord, Question, Schedule
 
 __all__ = [
-    "LEAST_BUDGET",
-    "LEAST_WEIGHT",
-    "MOVER_SHARE",
     "NO_TABLE",
     "OPEN",
     "ORDER_DEFAULT",
@@ -52,12 +43,10 @@ __all__ = [
     "PROVEN",
     "REFUTED",
     "REFUTED_MOST",
-    "SECOND_ORDER_SHARE",
     "SPLIT_PAST",
     "WIDTHS",
     "Entry",
     "Move",
-    "OrderRecord",
     "OutOfTime",
     "OverBudget",
     "Refuted",
@@ -251,20 +240,13 @@ class Tree(SearchCore):
 
         On three players the peasants are asked each question twice, in two
         move orders (:data:`ORDER_LEFT_PASSES`): which order proves a full
-        deal fast varies by deal. The question asked next is the one furthest
-        behind its share of the nodes spent so far (:data:`MOVER_SHARE`: the
-        side to move may spend that many for each of the other's; the second
-        order :data:`SECOND_ORDER_SHARE` of the first's, and over a split's
-        moves what each order's record earns it (:class:`OrderRecord`); the
-        side to move on a tie), and it may cost what the other side's questions
-        have cost, times its own share against theirs (:data:`LEAST_BUDGET`
-        nodes at least: so each order's pieces are as large as its share); once
-        the other side is out of widths, what the same side's other order has
-        cost, times their shares' ratio.
-        One that runs past that stops short and is resumed later, its open
-        positions kept: the losing side's narrow question of a full deal can
-        cost a hundred times the winner's that decides it, and asking them in
-        strict turn paid it in full.
+        deal fast varies by deal. Which question is asked next, and within how
+        many nodes, is :class:`Schedule`'s: each has its share of the nodes
+        spent, and one that runs past its budget stops short and is resumed
+        later, its open positions kept: the losing side's narrow question of
+        a full deal can cost a hundred times the winner's that decides it, and
+        asking them in strict turn paid it in full. Over a split's moves the
+        peasants' two orders share by their record (:class:`OrderRecord`).
 
         With ``split``, a three-player position that both sides leave open
         past width ``SPLIT_PAST`` is decided move by move (:meth:`_split`).
@@ -287,55 +269,22 @@ class Tree(SearchCore):
         """:meth:`decide`, each peasant order's share of the side's nodes weighted by
         ``record``, which it tells what each order cost and which decided."""
         mover = self.side[state[1]]
-        weights = record.weights()
-        # Each question is a prover side and a move order: each side's in the search's order,
-        # and on three players the peasants' (side 1) with their first passing too.
-        questions = [(mover, ORDER_DEFAULT), (1 - mover, ORDER_DEFAULT)]
-        if self.players == 3 and second_order:
-            questions.append((1, ORDER_LEFT_PASSES))
-        side_share = {mover: MOVER_SHARE, 1 - mover: 1}
-        share = {  # a question's share of the nodes, against the others'
-            (side, order): side_share[side] * (weights[order] if side == 1 else 1)
-            for side, order in questions
-        }
-        step = dict.fromkeys(questions, 0)  # each question's next width, as an index in WIDTHS
-        spent = dict.fromkeys(questions, 0)  # the nodes each question has cost
-        stopped_short = dict.fromkeys(questions, False)
-        while True:
-            asking = [question for question in questions if step[question] < len(WIDTHS)]
-            if not asking:
-                return self.wins(*state), None
-            question = min(asking, key=lambda question: spent[question] / share[question])
-            prover = question[0]
-            width = WIDTHS[step[question]]
+        schedule = Schedule(mover, self.players == 3 and second_order, record, WIDTHS)
+        while (asking := schedule.next()) is not None:
+            question, width, budget = asking
             if split and self.players == 3 and width > SPLIT_PAST:
                 return self._split(state, second_order)
-            other = 1 - prover
-            budget = None
-            if any(side == other for side, _ in asking):
-                theirs = sum(cost for (side, _), cost in spent.items() if side == other)
-                budget = max(LEAST_BUDGET, int(theirs * share[question] / side_share[other]))
-            elif len(asking) > 1:  # the other side is out of widths: one order against the other
-                (rival,) = (each for each in asking if each != question)
-                budget = max(LEAST_BUDGET, int(spent[rival] * share[question] / share[rival]))
             before = self.nodes
-            found = self._ask(state, question, width, budget, stopped_short[question])
-            spent[question] += self.nodes - before
-            if prover == 1:
-                record.spent[question[1]] += self.nodes - before
-            stopped_short[question] = found is None
-            if found is None:
-                continue
-            if found != OPEN:
-                if prover == 1 and width > 1:
-                    record.decided[question[1]] += 1
-                return (found == PROVEN) == (prover == mover), width
-            step[question] += 1
+            found = self._ask(state, question, width, budget, schedule.stopped_short[question])
+            schedule.asked(question, self.nodes - before, found)
+            if found is not None and found != OPEN:
+                return (found == PROVEN) == (question[0] == mover), width
+        return self.wins(*state), None
 
     def _ask(
         self,
         state: State,
-        question: tuple[int, int],
+        question: Question,
         width: int,
         budget: int | None,
         resume: bool,
