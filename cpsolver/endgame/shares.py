@@ -74,9 +74,9 @@ class Schedule:
     peasants' (side 1) in :data:`ORDER_LEFT_PASSES` too. The one asked next is the one furthest
     behind its share of the nodes spent (the side to move ``mover`` :data:`MOVER_SHARE`, the
     other 1, each peasant order its side's share times its weight in ``record``; the side to
-    move on a tie). Its budget is what the other side's questions have cost, times its own share against
-    theirs (:data:`LEAST_BUDGET` at least); once the other side is out of widths, what the same
-    side's other order has cost, times their shares' ratio; alone, no limit.
+    move on a tie). Its budget is what the other side's questions have cost, times its own
+    share against theirs (:data:`LEAST_BUDGET` at least); once the other side is out of widths,
+    what the same side's other order has cost, times their shares' ratio; alone, no limit.
     """
 
     def __init__(
