@@ -28,6 +28,17 @@ from the table (the entry of the position after the play and,
 past a pass, of the next player's), so a refutation too cheap to be kept
 carries nothing. The compiled core does the same, step for step
 (``core_c/search.h``).
+
+The same copy settles a position on lead whose loss the table holds in
+another shape (:meth:`Carried.lost_raised`): a player alone on lead loses
+where the table holds as its loss the same position but for one of its lone
+cards ``a`` raised to a rank ``b`` above it that it does not hold (the copy
+holding: ``b`` no joker, the ranks swappable, no chain through ``a``). The
+hand with the ``b`` card copies whatever the hand with the ``a`` card does
+and lost; so does this one. Such pairs of positions are many: a landlord who
+led its 5 keeping its 3 meets, later in the game, the very position it met
+where it led the 3 keeping the 5. The compiled core asks it at the same
+point of a node (``core_c/nodes.h``).
 """
 
 from __future__ import annotations
@@ -36,7 +47,7 @@ from typing import TYPE_CHECKING
 
 from cpsolver.endgame.packed import PASS, Move, PackedRules
 from cpsolver.endgame.tree import NO_TABLE, Refuted
-from cpsolver.rules.cards import RANK_COUNT
+from cpsolver.rules.cards import RANK_COUNT, TWO
 
 if TYPE_CHECKING:
     from cpsolver.endgame.tree import Entry, State
@@ -87,3 +98,20 @@ class Carried(PackedRules):
             assert passed is not None  # a pass empties no hand
             state = self.past_forced_passes(passed)
         return RANK_COUNT if state[2] == NO_TABLE else -1
+
+    def lost_raised(self, state: State) -> bool:
+        """Whether the player alone to move, on lead, loses as the table says it does with one
+        of its lone cards raised (see the module): asked where no shortcut settled the node."""
+        hands, turn, _, by = state
+        hand = hands[turn]
+        for lower in range(TWO):
+            if (hand >> (4 * lower)) & 0xF != 1:
+                continue
+            for higher in range(lower + 1, TWO + 1):
+                if (hand >> (4 * higher)) & 0xF or not self._kickers.copies(hand, lower, higher, 1):
+                    continue
+                raised = hand - (1 << (4 * lower)) + (1 << (4 * higher))
+                other = (hands[:turn] + (raised,) + hands[turn + 1 :], turn, NO_TABLE, by)
+                if self.table.get(other, False) is None:
+                    return True
+        return False

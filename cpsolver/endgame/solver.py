@@ -21,6 +21,9 @@ What makes it fast:
   triplet where the same play of a lower rank was refuted by an answer that
   beats this one too (:mod:`cpsolver.endgame.carried`), nor does a split
   (``Tree._split``) decide such a first move;
+- *raised losses*: a player alone on lead loses where the table holds the
+  loss of the same position with one of its lone cards raised to a rank it
+  does not hold (:mod:`cpsolver.endgame.carried`);
 - move ordering: bombs and the rocket last, then the plays that leave the
   fewest plays in hand, the lowest first, so that the winning move is
   usually met first;
@@ -295,6 +298,8 @@ class Search(AnswerKeys, Carried, RunOuts, Tree):
                 return None
             if self._alone[turn] and self.countered(hand, opponents):
                 return []  # no move wins: every play the other side answers, and goes out
+            if self._alone[turn] and self.lost_raised(state):
+                return []  # lost as the table holds it with a lone card raised (carried.py)
             moves = (
                 self._alone_moves(hand, table) if self._alone[turn] else self._ordered_plays(hand)
             )

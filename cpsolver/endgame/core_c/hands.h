@@ -182,8 +182,10 @@ static int safe(const Core *self, int play, const u64 *opponents, int n) {
     return 1;
 }
 
-/* A hand's safe plays filed by rank: those holding rank r are holding[starts[r]] up to
- * holding[starts[r + 1]], each rank's in the order the plays were given. */
+/* A hand's safe plays filed by their lowest rank: those whose lowest card is of rank r are
+ * holding[starts[r]] up to holding[starts[r + 1]], each rank's in the order the plays were
+ * given. cover() asks for the plays holding the lowest card of what is left, and a play that
+ * fits in it holds no lower card: its own lowest card is of that rank. */
 typedef struct {
     Core *self;
     const int32_t *holding;
@@ -233,18 +235,13 @@ static int could_cover(const Covering *c, u64 left) {
     return need <= room;
 }
 
-/* Files `count` plays by the ranks they hold into `holding` (room for count * RANKS). */
+/* Files `count` plays by their lowest ranks into `holding` (room for count). */
 static void file_by_rank(Covering *c, const int32_t *plays, size_t count, int32_t *holding) {
-    const u64 one_a_rank = 0x1111111111111111ULL;
     int at[RANKS + 1] = {0};
-    for (size_t i = 0; i < count; i++)
-        for (u64 held = held_fields(c->self->plays[plays[i]].cards) & one_a_rank; held; held &= held - 1)
-            at[__builtin_ctzll(held) / 4 + 1]++;
+    for (size_t i = 0; i < count; i++) at[__builtin_ctzll(c->self->plays[plays[i]].cards) / 4 + 1]++;
     for (int r = 0; r < RANKS; r++) at[r + 1] += at[r];
     memcpy(c->starts, at, sizeof at);
-    for (size_t i = 0; i < count; i++)
-        for (u64 held = held_fields(c->self->plays[plays[i]].cards) & one_a_rank; held; held &= held - 1)
-            holding[at[__builtin_ctzll(held) / 4]++] = plays[i];
+    for (size_t i = 0; i < count; i++) holding[at[__builtin_ctzll(c->self->plays[plays[i]].cards) / 4]++] = plays[i];
     c->holding = holding;
 }
 
@@ -287,7 +284,7 @@ static int64_t runs_out(Core *self, u64 hand, const u64 *opponents, int n) {
     size_t length = span_length(v);
     /* The hand's safe plays as found, then those largest first; the plays are read where
      * the arena holds them (nothing here adds to it). */
-    if (ints_reserve(&self->run_work, (2 + RANKS) * length)) return PyErr_NoMemory(), -2;
+    if (ints_reserve(&self->run_work, 3 * length)) return PyErr_NoMemory(), -2;
     const int32_t *plays = &self->arena.data[span_offset(v)];
     int32_t *found_safe = self->run_work.data, *safe_plays = found_safe + length;
     size_t safe_count = 0;

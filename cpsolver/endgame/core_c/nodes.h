@@ -235,6 +235,32 @@ static inline u64 partner_of(const Core *self, const State *st) {
     return st->hands[3 - st->turn]; /* the peasants are players 1 and 2 */
 }
 
+/* Whether the player alone to move, on lead, loses as the table says it does with one of its
+ * lone cards raised to a rank above it that it does not hold (carried.py's lost_raised, the
+ * same candidates: the hand with the higher card copies whatever this one does). Every
+ * candidate's probe is started before any is read, so that they wait for memory together. */
+#define RAISED_MOST 64 /* the candidates of a hand: its lone cards times the ranks above, at most 6 * 7 */
+static int lost_raised(Core *self, const State *st) {
+    u64 hand = st->hands[st->turn], keys[RAISED_MOST][KEY_WORDS];
+    int n = 0;
+    for (int lower = 0; lower < TWO; lower++) {
+        if (count_of(hand, lower) != 1 || chained(self, hand, lower, 1)) continue;
+        for (int higher = lower + 1; higher <= TWO; higher++) {
+            if (count_of(hand, higher) || !swappable(self, lower, higher)) continue;
+            State raised = *st;
+            raised.hands[st->turn] = hand - ((u64)1 << (4 * lower)) + ((u64)1 << (4 * higher));
+            pack_key(&raised, 0, keys[n]);
+            map_prefetch(&self->table, keys[n][0], keys[n][1], keys[n][2]);
+            n++;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        Slot *s = map_find(&self->table, keys[i][0], keys[i][1], keys[i][2]);
+        if (s && entry_result(s->v) == LOSS) return 1;
+    }
+    return 0;
+}
+
 /* A node's moves, unless a shortcut wins it: the shortcuts tried (a win found by one is
  * stored), else the moves pushed on the scratch stack in the order they are tried.
  * Returns 1 (the mover wins by a shortcut), 0 (moves pushed at *base, *total of them: none
@@ -267,6 +293,11 @@ static int node_moves(Core *self, const State *st, const u64 *key, size_t *base,
             }
         }
         if (!key) return 0; /* only the shortcuts asked for */
+        if (self->alone[st->turn] && lost_raised(self, st)) { /* a loss, as countered */
+            *base = self->scratch.len;
+            *total = 0;
+            return 0;
+        }
         moves = self->alone[st->turn] ? alone_of(self, hand, NO_TABLE) : ordered_of(self, hand, NO_TABLE);
     } else {
         int64_t candidates = answers_of(self, hand, st->table);

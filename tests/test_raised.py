@@ -1,0 +1,182 @@
+"""Losses read with a lone card raised (``Carried.lost_raised``): nothing is lost.
+
+A player alone on lead loses where the table holds its loss at the same
+position but for one of its lone cards ``a`` raised to a rank ``b`` above it
+that it does not hold, the copy of ``cpsolver.endgame.kickers`` holding (the
+ranks swappable, no chain through ``a``, no joker). That lemma is held to the
+brute-force minimax of ``endgame_reference`` (which shares no code with the
+solver) on generated positions under every bundled rule set; every loss the
+search claims so is held to it too, and both cores read the same losses node
+for node.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+
+import pytest
+from endgame_reference import winner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_outranked import _loose, _rules
+
+from cpsolver.endgame import compiled
+from cpsolver.endgame.answer import new_search, solve
+from cpsolver.endgame.kickers import Kickers
+from cpsolver.endgame.packed import pack, unpack
+from cpsolver.endgame.proof import strategy_proof_text
+from cpsolver.endgame.solver import Search, state_of
+from cpsolver.endgame.tree import State
+from cpsolver.io.positiongen import random_position
+from cpsolver.rules.cards import TWO, Hand
+from cpsolver.rules.position import Position
+from cpsolver.rules.ruleset import RuleSet, standard_rules
+from cpsolver.verify.strategy import check_strategy
+
+RULE_SETS = ("standard", "douzero", "rlcard")
+
+
+def _raised(hand: Hand, rules: RuleSet) -> Iterator[Hand]:
+    """The hand with one lone card raised to a rank above it that it does not hold, where the
+    copy holds: the candidates the rule reads."""
+    packed, kickers = pack(hand), Kickers(rules)
+    for lower in range(TWO):
+        if hand.counts[lower] != 1:
+            continue
+        for higher in range(lower + 1, TWO + 1):
+            if hand.counts[higher] or not kickers.copies(packed, lower, higher, 1):
+                continue
+            yield unpack(packed - (1 << (4 * lower)) + (1 << (4 * higher)))
+
+
+def _lemma_holds(position: Position, rules: RuleSet) -> tuple[int, int]:
+    """Where the player alone on lead loses with a lone card raised, it loses as it is (brute
+    force); returns the pairs checked and those whose raised position was a loss."""
+    hands, turn = position.hands, position.turn
+    mine, checked, lost = position.side_of(turn), 0, 0
+    for raised in _raised(hands[turn], rules):
+        other = hands[:turn] + (raised,) + hands[turn + 1 :]
+        checked += 1
+        if winner(other, turn, None, None, rules) != mine:
+            lost += 1
+            assert winner(hands, turn, None, None, rules) != mine, (position, raised)
+    return checked, lost
+
+
+def _alone_on_lead(seed: int, players: int) -> Position:
+    """A loose position with the player alone to lead: the landlord of three, or either of two."""
+    position = _loose(seed, players)
+    return Position(position.hands, 0 if players == 3 else position.turn)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.sampled_from([2, 3]),
+    rules=st.sampled_from(RULE_SETS),
+)
+def test_a_player_who_loses_with_a_lone_card_raised_loses_as_it_is(
+    seed: int, players: int, rules: str
+) -> None:
+    _lemma_holds(_alone_on_lead(seed, players), _rules(rules))
+
+
+def test_the_lemma_is_checked_on_many_losses() -> None:
+    """The property above is not vacuous: raised hands that lose are met, on both sizes."""
+    checked = lost = 0
+    for seed in range(60):
+        pairs, losses = _lemma_holds(_alone_on_lead(seed, 2 + seed % 2), standard_rules())
+        checked, lost = checked + pairs, lost + losses
+    assert checked > 100 and lost > 30
+
+
+def _claims(position: Position, rules: RuleSet) -> list[State]:
+    """The states the Python search settled by the rule, solving ``position``."""
+    claimed: list[State] = []
+    rule = Search.lost_raised
+
+    def recorded(search: Search, state: State) -> bool:
+        found = rule(search, state)
+        if found:
+            claimed.append(state)
+        return found
+
+    search = new_search(len(position.hands), rules, core="python")
+    assert isinstance(search, Search)
+    search.lost_raised = recorded.__get__(search)  # type: ignore[method-assign]
+    search.decide(state_of(search, position))
+    return claimed
+
+
+def _mid_game(seed: int, players: int) -> Position:
+    """A position of 8/7/7 cards (three players) or 8 or 9 a hand (two), any player to move,
+    on lead or not: large enough for the search to keep the losses the rule reads."""
+    sizes = ((8, 8), (7, 7), (7, 7)) if players == 3 else ((8, 9), (8, 9))
+    return random_position(random.Random(seed), sizes, mid_trick=0.3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    players=st.sampled_from([2, 3]),
+    rules=st.sampled_from(RULE_SETS),
+)
+def test_every_loss_the_search_reads_so_is_a_loss(seed: int, players: int, rules: str) -> None:
+    ruleset = _rules(rules)
+    for hands, turn, _, _ in _claims(_mid_game(seed, players), ruleset):
+        held = tuple(unpack(hand) for hand in hands)
+        assert winner(held, turn, None, None, ruleset) != Position(held, turn).side_of(turn)
+
+
+def test_the_search_reads_such_losses() -> None:
+    """The rule settles positions (so the property above is not vacuous)."""
+    claimed = sum(len(_claims(_mid_game(seed, 3), standard_rules())) for seed in range(10))
+    assert claimed > 10
+
+
+CORES = ["python", *(["compiled"] if compiled.available() else [])]
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_a_strategy_read_past_such_losses_is_a_proof(core: str) -> None:
+    """A position settled by the rule has no move of its own in the table: the strategy's
+    read-out searches it again, every move of the loser answered, and the checker accepts it."""
+    proven = 0
+    for seed in range(12):
+        position = _mid_game(seed, 3)
+        if not _claims(position, standard_rules()):
+            continue
+        result = solve(position, standard_rules(), core=core, strategy=True)
+        proof = json.loads(strategy_proof_text(result, standard_rules()))
+        assert check_strategy(proof, position, standard_rules()) is None, position
+        proven += 1
+    assert proven > 3
+
+
+@pytest.mark.skipif(not compiled.available(), reason="the compiled core was not built")
+@pytest.mark.parametrize("rules", ["standard", "douzero"])
+def test_both_cores_read_the_same_losses_node_for_node(rules: str) -> None:
+    """Positions where the Python search settles nodes by the rule: the compiled core searches
+    the very same nodes to the same verdict."""
+    ruleset, compared = _rules(rules), 0
+    for seed in range(30):
+        position = _mid_game(seed, 2 + seed % 2)
+        if not _claims(position, ruleset):
+            continue
+        results = [  # no memory cap: it reads the process's memory, and a long run has more
+            solve(position, ruleset, core=core, strategy=False, memory=None)
+            for core in ("python", "compiled")
+        ]
+        assert results[0].winner == results[1].winner, position
+        assert results[0].stats["nodes"] == results[1].stats["nodes"], position
+        compared += 1
+    assert compared > 3
+
+
+def test_under_rlcards_rules_no_loss_is_read_so() -> None:
+    """RLCard's kicker limits differ from rank to rank: no two ranks are swappable, and the
+    copy, hence the rule, never holds."""
+    rules = _rules("rlcard")
+    assert not any(_claims(_mid_game(seed, 3), rules) for seed in range(10))
