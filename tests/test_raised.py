@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 
 import pytest
 from endgame_reference import winner
@@ -30,7 +29,6 @@ from cpsolver.endgame.proof import strategy_proof_text
 from cpsolver.endgame.solver import Search, state_of
 from cpsolver.endgame.tree import State
 from cpsolver.io.positiongen import random_position
-from cpsolver.rules.cards import TWO, Hand
 from cpsolver.rules.position import Position
 from cpsolver.rules.ruleset import RuleSet, standard_rules
 from cpsolver.verify.strategy import check_strategy
@@ -38,30 +36,17 @@ from cpsolver.verify.strategy import check_strategy
 RULE_SETS = ("standard", "douzero", "rlcard")
 
 
-def _raised(hand: Hand, rules: RuleSet) -> Iterator[Hand]:
-    """The hand with one lone card raised to a rank above it that it does not hold, where the
-    copy holds: the candidates the rule reads."""
-    packed, kickers = pack(hand), Kickers(rules)
-    for lower in range(TWO):
-        if hand.counts[lower] != 1:
-            continue
-        for higher in range(lower + 1, TWO + 1):
-            if hand.counts[higher] or not kickers.copies(packed, lower, higher, 1):
-                continue
-            yield unpack(packed - (1 << (4 * lower)) + (1 << (4 * higher)))
-
-
 def _lemma_holds(position: Position, rules: RuleSet) -> tuple[int, int]:
     """Where the player alone on lead loses with a lone card raised, it loses as it is (brute
     force); returns the pairs checked and those whose raised position was a loss."""
     hands, turn = position.hands, position.turn
     mine, checked, lost = position.side_of(turn), 0, 0
-    for raised in _raised(hands[turn], rules):
-        other = hands[:turn] + (raised,) + hands[turn + 1 :]
+    for raised in Kickers(rules).raised(pack(hands[turn])):  # the candidates the rule reads
+        other = hands[:turn] + (unpack(raised),) + hands[turn + 1 :]
         checked += 1
         if winner(other, turn, None, None, rules) != mine:
             lost += 1
-            assert winner(hands, turn, None, None, rules) != mine, (position, raised)
+            assert winner(hands, turn, None, None, rules) != mine, (position, unpack(raised))
     return checked, lost
 
 

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 
 from cpsolver.endgame.packed import PASS, Move, PackedRules
 from cpsolver.endgame.tree import NO_TABLE, Refuted
-from cpsolver.rules.cards import RANK_COUNT, TWO
+from cpsolver.rules.cards import RANK_COUNT
 
 if TYPE_CHECKING:
     from cpsolver.endgame.tree import Entry, State
@@ -103,15 +103,10 @@ class Carried(PackedRules):
         """Whether the player alone to move, on lead, loses as the table says it does with one
         of its lone cards raised (see the module): asked where no shortcut settled the node."""
         hands, turn, _, by = state
-        hand = hands[turn]
-        for lower in range(TWO):
-            if (hand >> (4 * lower)) & 0xF != 1:
-                continue
-            for higher in range(lower + 1, TWO + 1):
-                if (hand >> (4 * higher)) & 0xF or not self._kickers.copies(hand, lower, higher, 1):
-                    continue
-                raised = hand - (1 << (4 * lower)) + (1 << (4 * higher))
-                other = (hands[:turn] + (raised,) + hands[turn + 1 :], turn, NO_TABLE, by)
-                if self.table.get(other, False) is None:
-                    return True
-        return False
+        return any(
+            self.table.get(
+                (hands[:turn] + (raised,) + hands[turn + 1 :], turn, NO_TABLE, by), False
+            )
+            is None
+            for raised in self._kickers.raised(hands[turn])
+        )

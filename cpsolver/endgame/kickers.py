@@ -59,7 +59,9 @@ a strategy read out of the search lists every legal move where it must.
 
 from __future__ import annotations
 
-from cpsolver.rules.cards import BLACK_JOKER, Rank
+from collections.abc import Iterator
+
+from cpsolver.rules.cards import BLACK_JOKER, TWO, Rank
 from cpsolver.rules.patterns import Kind, Pattern, kicker_limits, patterns
 from cpsolver.rules.ruleset import RuleSet
 
@@ -193,6 +195,16 @@ class Kickers:
         ``lower`` instead, ``rest`` being the latter, with no card of ``higher`` (the copy
         above: the ranks swappable, no chain through ``lower``)."""
         return self.swappable(lower, higher) and not self._chained(rest, lower, width)
+
+    def raised(self, hand: int) -> Iterator[int]:
+        """The packed hand with one of its lone cards raised to a rank above it that it does
+        not hold, no joker, each where the raised hand copies this one (:meth:`copies`)."""
+        for lower in range(TWO):
+            if _count(hand, lower) != 1:
+                continue
+            for higher in range(lower + 1, TWO + 1):
+                if not _count(hand, higher) and self.copies(hand, lower, higher, 1):
+                    yield hand - (1 << (4 * lower)) + (1 << (4 * higher))
 
     def _chained(self, rest: int, rank: Rank, count: int) -> bool:
         """Whether some chain of the rules with at most ``count`` cards a rank runs through ``rank``."""

@@ -236,9 +236,10 @@ static inline u64 partner_of(const Core *self, const State *st) {
 }
 
 /* Whether the player alone to move, on lead, loses as the table says it does with one of its
- * lone cards raised to a rank above it that it does not hold (carried.py's lost_raised, the
- * same candidates: the hand with the higher card copies whatever this one does). Every
- * candidate's probe is started before any is read, so that they wait for memory together. */
+ * lone cards raised to a rank above it that it does not hold (carried.py's lost_raised over
+ * kickers.py's raised, the same candidates: the hand with the higher card copies whatever
+ * this one does). Every candidate's probe is started before any is read, so that they wait
+ * for memory together. */
 #define RAISED_MOST 64 /* the candidates of a hand: its lone cards times the ranks above, at most 6 * 7 */
 static int lost_raised(Core *self, const State *st) {
     u64 hand = st->hands[st->turn], keys[RAISED_MOST][KEY_WORDS];
