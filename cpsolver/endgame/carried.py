@@ -30,15 +30,21 @@ carries nothing. The compiled core does the same, step for step
 (``core_c/search.h``).
 
 The same copy settles a position on lead whose loss the table holds in
-another shape (:meth:`Carried.lost_raised`): a player alone on lead loses
-where the table holds as its loss the same position but for one of its lone
-cards ``a`` raised to a rank ``b`` above it that it does not hold (the copy
-holding: ``b`` no joker, the ranks swappable, no chain through ``a``). The
-hand with the ``b`` card copies whatever the hand with the ``a`` card does
-and lost; so does this one. Such pairs of positions are many: a landlord who
-led its 5 keeping its 3 meets, later in the game, the very position it met
-where it led the 3 keeping the 5. The compiled core asks it at the same
-point of a node (``core_c/nodes.h``).
+another shape (:meth:`Carried.lost_raised`): a player on lead loses where the
+table holds as its loss the same position but for one of its lone cards
+``a`` raised to a rank ``b`` above it that it does not hold (the copy
+holding: ``b`` no joker, the ranks swappable, no chain through ``a``), and
+its partner, if it has one, holds no card above ``a`` up to ``b``. The hand
+with the ``b`` card copies whatever the hand with the ``a`` card does and
+lost, and the partner answers its ``b`` as it answered the ``a`` (holding no
+card that beats the one and not the other); so this one loses too. Such
+pairs of positions are many: a landlord who led its 5 keeping its 3 meets,
+later in the game, the very position it met where it led the 3 keeping the
+5. It is asked where every move of the player must be refuted (the other
+side's narrow questions) and in the full search, not in the player's own
+side's questions, where such losses are rare and their look-ups cost more
+than they save. The compiled core asks it at the same point of a node
+(``core_c/nodes.h``).
 """
 
 from __future__ import annotations
@@ -99,14 +105,15 @@ class Carried(PackedRules):
             state = self.past_forced_passes(passed)
         return RANK_COUNT if state[2] == NO_TABLE else -1
 
-    def lost_raised(self, state: State) -> bool:
-        """Whether the player alone to move, on lead, loses as the table says it does with one
-        of its lone cards raised (see the module): asked where no shortcut settled the node."""
+    def lost_raised(self, state: State, partner: int) -> bool:
+        """Whether the player to move, on lead, loses as the table says it does with one of
+        its lone cards raised (see the module), ``partner`` being its partner's hand (0:
+        none): asked where no shortcut settled the node."""
         hands, turn, _, by = state
         return any(
             self.table.get(
                 (hands[:turn] + (raised,) + hands[turn + 1 :], turn, NO_TABLE, by), False
             )
             is None
-            for raised in self._kickers.raised(hands[turn])
+            for raised in self._kickers.raised(hands[turn], partner)
         )

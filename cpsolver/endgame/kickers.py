@@ -196,13 +196,17 @@ class Kickers:
         above: the ranks swappable, no chain through ``lower``)."""
         return self.swappable(lower, higher) and not self._chained(rest, lower, width)
 
-    def raised(self, hand: int) -> Iterator[int]:
+    def raised(self, hand: int, partner: int = 0) -> Iterator[int]:
         """The packed hand with one of its lone cards raised to a rank above it that it does
-        not hold, no joker, each where the raised hand copies this one (:meth:`copies`)."""
+        not hold, no joker, each where the raised hand copies this one (:meth:`copies`) and
+        ``partner`` (0: none) holds no card above the lone card up to the raised one (it could
+        beat the one and not the other)."""
         for lower in range(TWO):
             if _count(hand, lower) != 1:
                 continue
             for higher in range(lower + 1, TWO + 1):
+                if _count(partner, higher):
+                    break
                 if not _count(hand, higher) and self.copies(hand, lower, higher, 1):
                     yield hand - (1 << (4 * lower)) + (1 << (4 * higher))
 

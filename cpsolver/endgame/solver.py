@@ -76,6 +76,9 @@ _CHECK_EVERY = 64
 # would double the table. The compiled core keeps by the same rule (LEAST_KEPT).
 _LEAST_KEPT = 3
 
+# The prover of the full search, which asks no narrow question (a side is 0 or 1).
+FULL_SEARCH = -1
+
 __all__ = [
     "NO_TABLE",
     "PASS",
@@ -141,7 +144,7 @@ class Search(AnswerKeys, Carried, RunOuts, Tree):
             return entry is not None
         self._tick()
         before = self.nodes
-        moves = self._node_moves(state, key)
+        moves = self._node_moves(state, key, FULL_SEARCH)
         if moves is None:
             return True
         side = self.side[turn]
@@ -237,7 +240,7 @@ class Search(AnswerKeys, Carried, RunOuts, Tree):
             return OPEN
         self._tick()
         before = self.nodes
-        moves = self._node_moves(state, key)
+        moves = self._node_moves(state, key, prover)
         if moves is None:
             return PROVEN if mine else REFUTED
         wanted = PROVEN if mine else REFUTED  # what a child gives when the mover wins by it
@@ -277,9 +280,11 @@ class Search(AnswerKeys, Carried, RunOuts, Tree):
 
     answerable = PackedRules.can_answer  # what Tree.past_forced_passes asks
 
-    def _node_moves(self, state: State, key: State) -> list[Move] | None:
+    def _node_moves(self, state: State, key: State, prover: int) -> list[Move] | None:
         """A node's shortcuts (a win found by one is stored: None; a player alone who is
-        countered has no move to try: []), else its moves in order.
+        countered, or a player who loses with a lone card raised, has no move to try: []),
+        else its moves in order. ``prover`` is the side a narrow question asks of
+        (``FULL_SEARCH``: none).
 
         The list is a fresh one: the move orderer's, less the plays outranked (kickers.py).
         """
@@ -298,7 +303,9 @@ class Search(AnswerKeys, Carried, RunOuts, Tree):
                 return None
             if self._alone[turn] and self.countered(hand, opponents):
                 return []  # no move wins: every play the other side answers, and goes out
-            if self._alone[turn] and self.lost_raised(state):
+            # Asked where every move of the mover must be refuted, or in the full search:
+            # where the mover is the prover, such losses are rare and cost their look-ups.
+            if self.side[turn] != prover and self.lost_raised(state, partner):
                 return []  # lost as the table holds it with a lone card raised (carried.py)
             moves = (
                 self._alone_moves(hand, table) if self._alone[turn] else self._ordered_plays(hand)

@@ -235,18 +235,19 @@ static inline u64 partner_of(const Core *self, const State *st) {
     return st->hands[3 - st->turn]; /* the peasants are players 1 and 2 */
 }
 
-/* Whether the player alone to move, on lead, loses as the table says it does with one of its
- * lone cards raised to a rank above it that it does not hold (carried.py's lost_raised over
- * kickers.py's raised, the same candidates: the hand with the higher card copies whatever
- * this one does). Every candidate's probe is started before any is read, so that they wait
- * for memory together. */
+/* Whether the player to move, on lead, loses as the table says it does with one of its lone
+ * cards raised to a rank above it that it does not hold, its partner (if any) holding no card
+ * above the lone one up to that rank (carried.py's lost_raised over kickers.py's raised, the
+ * same candidates: the hand with the higher card copies whatever this one does). Every
+ * candidate's probe is started before any is read, so that they wait for memory together. */
 #define RAISED_MOST 64 /* the candidates of a hand: its lone cards times the ranks above, at most 6 * 7 */
 static int lost_raised(Core *self, const State *st) {
-    u64 hand = st->hands[st->turn], keys[RAISED_MOST][KEY_WORDS];
+    u64 hand = st->hands[st->turn], partner = partner_of(self, st), keys[RAISED_MOST][KEY_WORDS];
     int n = 0;
     for (int lower = 0; lower < TWO; lower++) {
         if (count_of(hand, lower) != 1 || chained(self, hand, lower, 1)) continue;
         for (int higher = lower + 1; higher <= TWO; higher++) {
+            if (count_of(partner, higher)) break; /* it would beat the lone card, not the raised one */
             if (count_of(hand, higher) || !swappable(self, lower, higher)) continue;
             State raised = *st;
             raised.hands[st->turn] = hand - ((u64)1 << (4 * lower)) + ((u64)1 << (4 * higher));
@@ -265,10 +266,12 @@ static int lost_raised(Core *self, const State *st) {
 /* A node's moves, unless a shortcut wins it: the shortcuts tried (a win found by one is
  * stored), else the moves pushed on the scratch stack in the order they are tried.
  * Returns 1 (the mover wins by a shortcut), 0 (moves pushed at *base, *total of them: none
- * where a player alone is countered, a loss), -1 failure. With `tried`, the shortcuts were
- * tried already and settled nothing; with no `key`, only the shortcuts are tried and nothing
- * is stored or pushed (settled_at_once), and 2 says the mover is countered. */
-static int node_moves(Core *self, const State *st, const u64 *key, size_t *base, size_t *total, int tried) {
+ * where a player alone is countered, or loses with a lone card raised: a loss), -1 failure.
+ * With `tried`, the shortcuts were tried already and settled nothing; with no `key`, only the
+ * shortcuts are tried and nothing is stored or pushed (settled_at_once), and 2 says the mover
+ * is countered. `prover` is the side a narrow question asks of (-1: the full search). */
+static int node_moves(Core *self, const State *st, const u64 *key, size_t *base, size_t *total, int tried,
+                      int prover) {
     u64 hand = st->hands[st->turn];
     int side = self->side[st->turn];
     u64 opponents[2];
@@ -294,7 +297,9 @@ static int node_moves(Core *self, const State *st, const u64 *key, size_t *base,
             }
         }
         if (!key) return 0; /* only the shortcuts asked for */
-        if (self->alone[st->turn] && lost_raised(self, st)) { /* a loss, as countered */
+        /* Asked where every move of the mover must be refuted, or in the full search: where the
+         * mover is the prover, such losses are rare and the look-ups cost more than they save. */
+        if (side != prover && lost_raised(self, st)) { /* a loss, as countered */
             *base = self->scratch.len;
             *total = 0;
             return 0;
@@ -360,7 +365,7 @@ static int settled_at_once(Core *self, const State *st, int *first) {
     *first = shortcut_first(self, st);
     if (!*first) return 0;
     size_t base, total;
-    int shortcut = node_moves(self, st, NULL, &base, &total, 0);
+    int shortcut = node_moves(self, st, NULL, &base, &total, 0, -1);
     if (!shortcut) return 0;
     if (shortcut < 0 || (++self->nodes % CHECK_EVERY == 0 && call_check(self))) return -1;
     return shortcut;

@@ -82,7 +82,7 @@ static int wins(Core *self, const State *st) {
     if (++self->nodes % CHECK_EVERY == 0 && call_check(self)) return -1;
     long long before = self->nodes;
     int side = self->side[st->turn];
-    int shortcut = node_moves(self, st, key, &base, &total, first);
+    int shortcut = node_moves(self, st, key, &base, &total, first, -1);
     if (shortcut) return shortcut;
     int result = 0;
     Refuted refuted[REFUTED_MOST];
@@ -150,7 +150,7 @@ static int proves(Core *self, const State *st, int prover, int width) {
     if (map_find(open, key[0], key[1], key[2])) return OPEN;
     if (++self->nodes % CHECK_EVERY == 0 && call_check(self)) return -1;
     long long before = self->nodes;
-    int shortcut = node_moves(self, st, key, &base, &total, first);
+    int shortcut = node_moves(self, st, key, &base, &total, first, prover);
     if (shortcut) return shortcut < 0 ? -1 : mine ? PROVEN : REFUTED;
     size_t tried = mine && (size_t)width < total ? (size_t)width : total;
     int result = mine ? REFUTED : PROVEN; /* what every move tried so far gives */
