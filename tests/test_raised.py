@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 
 import pytest
 from endgame_reference import winner
@@ -37,26 +38,29 @@ from cpsolver.verify.strategy import check_strategy
 RULE_SETS = ("standard", "douzero", "rlcard")
 
 
-def _lemma_holds(position: Position, rules: RuleSet, partnered: bool = True) -> tuple[int, int]:
-    """Where the player on lead loses with a lone card raised, it loses as it is (brute
-    force); returns the pairs checked and those whose raised position was a loss. With
-    ``partnered`` false the partner's condition is left out, and the pairs that break the
-    lemma are counted in the second number instead."""
+def _raised_outcomes(
+    position: Position, rules: RuleSet, partner: int
+) -> Iterator[tuple[int, bool, bool]]:
+    """Each raised hand the rule reads for the player on lead (``partner``: the hand the
+    partner's condition reads, 0: none), whether the player loses with it, and whether it
+    then loses as it is too (brute force)."""
     hands, turn = position.hands, position.turn
-    mine, checked, lost = position.side_of(turn), 0, 0
-    partner = pack(hands[3 - turn]) if partnered and len(hands) == 3 and turn else 0
-    for raised in Kickers(rules).raised(pack(hands[turn]), partner):  # the rule's candidates
+    mine = position.side_of(turn)
+    for raised in Kickers(rules).raised(pack(hands[turn]), partner):
         other = hands[:turn] + (unpack(raised),) + hands[turn + 1 :]
-        checked += 1
-        if winner(other, turn, None, None, rules) == mine:
-            continue
-        held = winner(hands, turn, None, None, rules) != mine
-        if partnered:
-            assert held, (position, unpack(raised))
-            lost += 1
-        else:
-            lost += not held
-    return checked, lost
+        lost = winner(other, turn, None, None, rules) != mine
+        yield raised, lost, lost and winner(hands, turn, None, None, rules) != mine
+
+
+def _lemma_holds(position: Position, rules: RuleSet) -> tuple[int, int]:
+    """Where the player on lead loses with a lone card raised, it loses as it is (brute
+    force); returns the pairs checked and those whose raised position was a loss."""
+    hands, turn = position.hands, position.turn
+    partner = pack(hands[3 - turn]) if len(hands) == 3 and turn else 0  # the rule's
+    outcomes = list(_raised_outcomes(position, rules, partner))
+    for raised, lost, held in outcomes:
+        assert held or not lost, (position, unpack(raised))
+    return len(outcomes), sum(lost for _, lost, _ in outcomes)
 
 
 def _on_lead(seed: int, players: int) -> Position:
@@ -93,7 +97,9 @@ def test_without_the_partners_condition_a_peasant_would_be_wrongly_lost() -> Non
     """A partner holding a card above the lone one, up to the raised one, could beat the one
     and not the other: the condition is needed (such a position is found among the first)."""
     broken = sum(
-        _lemma_holds(_peasant_on_lead(seed), standard_rules(), False)[1] for seed in range(200)
+        lost and not held
+        for seed in range(200)
+        for _, lost, held in _raised_outcomes(_peasant_on_lead(seed), standard_rules(), 0)
     )
     assert broken > 0
 

@@ -21,9 +21,10 @@ What makes it fast:
   triplet where the same play of a lower rank was refuted by an answer that
   beats this one too (:mod:`cpsolver.endgame.carried`), nor does a split
   (``Tree._split``) decide such a first move;
-- *raised losses*: a player alone on lead loses where the table holds the
-  loss of the same position with one of its lone cards raised to a rank it
-  does not hold (:mod:`cpsolver.endgame.carried`);
+- *raised losses*: a player on lead loses where the table holds the loss of
+  the same position with one of its lone cards raised to a rank it does not
+  hold, a peasant's partner holding no card between
+  (:mod:`cpsolver.endgame.carried`);
 - move ordering: bombs and the rocket last, then the plays that leave the
   fewest plays in hand, the lowest first, so that the winning move is
   usually met first;

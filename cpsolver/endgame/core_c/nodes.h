@@ -263,13 +263,15 @@ static int lost_raised(Core *self, const State *st) {
     return 0;
 }
 
+#define FULL_SEARCH (-1) /* the prover of the full search (solver.py's): a side is 0 or 1 */
+
 /* A node's moves, unless a shortcut wins it: the shortcuts tried (a win found by one is
  * stored), else the moves pushed on the scratch stack in the order they are tried.
  * Returns 1 (the mover wins by a shortcut), 0 (moves pushed at *base, *total of them: none
  * where a player alone is countered, or loses with a lone card raised: a loss), -1 failure.
  * With `tried`, the shortcuts were tried already and settled nothing; with no `key`, only the
  * shortcuts are tried and nothing is stored or pushed (settled_at_once), and 2 says the mover
- * is countered. `prover` is the side a narrow question asks of (-1: the full search). */
+ * is countered. `prover` is the side a narrow question asks of (FULL_SEARCH: none). */
 static int node_moves(Core *self, const State *st, const u64 *key, size_t *base, size_t *total, int tried,
                       int prover) {
     u64 hand = st->hands[st->turn];
@@ -365,7 +367,7 @@ static int settled_at_once(Core *self, const State *st, int *first) {
     *first = shortcut_first(self, st);
     if (!*first) return 0;
     size_t base, total;
-    int shortcut = node_moves(self, st, NULL, &base, &total, 0, -1);
+    int shortcut = node_moves(self, st, NULL, &base, &total, 0, FULL_SEARCH);
     if (!shortcut) return 0;
     if (shortcut < 0 || (++self->nodes % CHECK_EVERY == 0 && call_check(self))) return -1;
     return shortcut;

@@ -82,7 +82,7 @@ static int wins(Core *self, const State *st) {
     if (++self->nodes % CHECK_EVERY == 0 && call_check(self)) return -1;
     long long before = self->nodes;
     int side = self->side[st->turn];
-    int shortcut = node_moves(self, st, key, &base, &total, first, -1);
+    int shortcut = node_moves(self, st, key, &base, &total, first, FULL_SEARCH);
     if (shortcut) return shortcut;
     int result = 0;
     Refuted refuted[REFUTED_MOST];
