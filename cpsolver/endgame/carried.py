@@ -45,6 +45,19 @@ side's narrow questions) and in the full search, not in the player's own
 side's questions, where such losses are rare and their look-ups cost more
 than they save. The compiled core asks it at the same point of a node
 (``core_c/nodes.h``).
+
+And the converse (:meth:`Carried.won_raised`): a player on lead wins, with the
+same move, where the table holds its win at the same position but for one of
+the lone cards of its opponent alone (the landlord, against a peasant; the
+other player of two) raised so. That opponent with the higher card does at
+least as well as with the lower one, whoever is to move (the same copy), so
+the win against the stronger hand holds against the weaker; the move is a
+lead from the same hand, legal in both. Such pairs of positions are many
+where the opponent's every move is answered: in a peasants' proof, the
+landlord's hands vary with its choices, and the peasants hold the lead at
+most of its positions. So it is asked where the mover's wins are sought
+(its own side's narrow questions) and in the full search, right after the
+loss above.
 """
 
 from __future__ import annotations
@@ -72,6 +85,8 @@ class Carried(PackedRules):
         def past_forced_passes(self, state: State) -> State: ...
 
     carried: int  # plays not tried so (the search's count)
+    _opponents: list[list[int]]  # each player's opponents (the search's)
+    _alone: list[bool]  # whether each player has no partner (the search's)
 
     def carries(self, hand: int, refuted: list[Refuted], rank: int, width: int) -> bool:
         """Whether a refutation in ``refuted`` carries to the lone play of ``width`` cards of
@@ -117,3 +132,19 @@ class Carried(PackedRules):
             is None
             for raised in self._kickers.raised(hands[turn], partner)
         )
+
+    def won_raised(self, state: State) -> Move | None:
+        """The move with which the player to move, on lead, wins as the table says it does
+        with one of the lone cards of its opponent alone raised (see the module), or None:
+        the first such win, its candidates in :meth:`Kickers.raised`'s order."""
+        hands, turn, _, by = state
+        for player in self._opponents[turn]:
+            if not self._alone[player]:
+                continue
+            for raised in self._kickers.raised(hands[player]):
+                entry = self.table.get(
+                    (hands[:player] + (raised,) + hands[player + 1 :], turn, NO_TABLE, by)
+                )
+                if isinstance(entry, int) and entry >= 0:  # a move, not a plan
+                    return entry
+        return None

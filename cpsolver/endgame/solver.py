@@ -23,7 +23,9 @@ What makes it fast:
   (``Tree._split``) decide such a first move;
 - *raised losses*: a player on lead loses where the table holds the loss of
   the same position with one of its lone cards raised to a rank it does not
-  hold, a peasant's partner holding no card between
+  hold, a peasant's partner holding no card between; and *raised wins*, the
+  converse: a player on lead wins, with the same move, where the table holds
+  its win with one of its opponent alone's lone cards raised
   (:mod:`cpsolver.endgame.carried`);
 - move ordering: bombs and the rocket last, then the plays that leave the
   fewest plays in hand, the lowest first, so that the winning move is
@@ -282,8 +284,9 @@ class Search(AnswerKeys, Carried, RunOuts, Tree):
     answerable = PackedRules.can_answer  # what Tree.past_forced_passes asks
 
     def _node_moves(self, state: State, key: State, prover: int) -> list[Move] | None:
-        """A node's shortcuts (a win found by one is stored: None; a player alone who is
-        countered, or a player who loses with a lone card raised, has no move to try: []),
+        """A node's shortcuts (a win found by one, or read with the opponent's lone card
+        raised, is stored: None; a player alone who is countered, or a player who loses
+        with a lone card raised, has no move to try: []),
         else its moves in order. ``prover`` is the side a narrow question asks of
         (``FULL_SEARCH``: none).
 
@@ -308,6 +311,12 @@ class Search(AnswerKeys, Carried, RunOuts, Tree):
             # where the mover is the prover, such losses are rare and cost their look-ups.
             if self.side[turn] != prover and self.lost_raised(state, partner):
                 return []  # lost as the table holds it with a lone card raised (carried.py)
+            # The converse where the mover's wins are sought: the other side's hands vary there.
+            if prover in (self.side[turn], FULL_SEARCH):
+                won = self.won_raised(state)
+                if won is not None:  # won as the table holds it with the opponent's card raised
+                    self._keep(key, won, self.nodes)
+                    return None
             moves = (
                 self._alone_moves(hand, table) if self._alone[turn] else self._ordered_plays(hand)
             )

@@ -235,14 +235,13 @@ static inline u64 partner_of(const Core *self, const State *st) {
     return st->hands[3 - st->turn]; /* the peasants are players 1 and 2 */
 }
 
-/* Whether the player to move, on lead, loses as the table says it does with one of its lone
- * cards raised to a rank above it that it does not hold, its partner (if any) holding no card
- * above the lone one up to that rank (carried.py's lost_raised over kickers.py's raised, the
- * same candidates: the hand with the higher card copies whatever this one does). Every
- * candidate's probe is started before any is read, so that they wait for memory together. */
+/* The keys of `st` with one of player `p`'s lone cards raised to a rank above it that `p` does
+ * not hold, its partner (if any) holding no card above the lone one up to that rank (kickers.py's
+ * raised, the same candidates in the same order: the hand with the higher card copies whatever
+ * this one does), each key's probe started so that the look-ups wait for memory together. */
 #define RAISED_MOST 64 /* the candidates of a hand: its lone cards times the ranks above, at most 6 * 7 */
-static int lost_raised(Core *self, const State *st) {
-    u64 hand = st->hands[st->turn], partner = partner_of(self, st), keys[RAISED_MOST][KEY_WORDS];
+static int raised_keys(Core *self, const State *st, int p, u64 keys[RAISED_MOST][KEY_WORDS]) {
+    u64 hand = st->hands[p], partner = self->alone[p] ? 0 : st->hands[3 - p]; /* the peasants are 1 and 2 */
     int n = 0;
     for (int lower = 0; lower < TWO; lower++) {
         if (count_of(hand, lower) != 1 || chained(self, hand, lower, 1)) continue;
@@ -250,17 +249,42 @@ static int lost_raised(Core *self, const State *st) {
             if (count_of(partner, higher)) break; /* it would beat the lone card, not the raised one */
             if (count_of(hand, higher) || !swappable(self, lower, higher)) continue;
             State raised = *st;
-            raised.hands[st->turn] = hand - ((u64)1 << (4 * lower)) + ((u64)1 << (4 * higher));
+            raised.hands[p] = hand - ((u64)1 << (4 * lower)) + ((u64)1 << (4 * higher));
             pack_key(&raised, 0, keys[n]);
             map_prefetch(&self->table, keys[n][0], keys[n][1], keys[n][2]);
             n++;
         }
     }
+    return n;
+}
+
+/* Whether the player to move, on lead, loses as the table says it does with one of its lone
+ * cards raised (carried.py's lost_raised). */
+static int lost_raised(Core *self, const State *st) {
+    u64 keys[RAISED_MOST][KEY_WORDS];
+    int n = raised_keys(self, st, st->turn, keys);
     for (int i = 0; i < n; i++) {
         Slot *s = map_find(&self->table, keys[i][0], keys[i][1], keys[i][2]);
         if (s && entry_result(s->v) == LOSS) return 1;
     }
     return 0;
+}
+
+/* The move with which the player to move, on lead, wins as the table says it does with one
+ * of the lone cards of its opponent alone (the landlord, against a peasant; the other player
+ * of two) raised, or -1 (carried.py's won_raised: the first such win in the same order). */
+static int won_raised(Core *self, const State *st) {
+    for (int i = 0; i < self->opponent_count[st->turn]; i++) {
+        int p = self->opponents[st->turn][i];
+        if (!self->alone[p]) continue;
+        u64 keys[RAISED_MOST][KEY_WORDS];
+        int n = raised_keys(self, st, p, keys);
+        for (int k = 0; k < n; k++) {
+            Slot *s = map_find(&self->table, keys[k][0], keys[k][1], keys[k][2]);
+            if (s && entry_result(s->v) >= 0) return entry_result(s->v); /* a move, not a plan */
+        }
+    }
+    return -1;
 }
 
 #define FULL_SEARCH (-1) /* the prover of the full search (solver.py's): a side is 0 or 1 */
@@ -305,6 +329,12 @@ static int node_moves(Core *self, const State *st, const u64 *key, size_t *base,
             *base = self->scratch.len;
             *total = 0;
             return 0;
+        }
+        /* And the converse, a win read with the opponent's card raised, where the mover's
+         * wins are sought: the other side's positions vary there, every move answered. */
+        if (side == prover || prover == FULL_SEARCH) {
+            int won = won_raised(self, st);
+            if (won >= 0) return store(self, key, won) ? -1 : 1;
         }
         moves = self->alone[st->turn] ? alone_of(self, hand, NO_TABLE) : ordered_of(self, hand, NO_TABLE);
     } else {
