@@ -62,6 +62,7 @@ loss above.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from cpsolver.endgame.packed import PASS, Move, PackedRules
@@ -120,31 +121,32 @@ class Carried(PackedRules):
             state = self.past_forced_passes(passed)
         return RANK_COUNT if state[2] == NO_TABLE else -1
 
+    def _raised_states(self, state: State, player: int, partner: int = 0) -> Iterator[State]:
+        """``state``, on lead, with ``player``'s hand raised as :meth:`Kickers.raised` raises
+        it (``partner``: the hand its partner's condition reads, 0: none); a state on lead is
+        its own key in the table."""
+        hands, turn, _, by = state
+        for raised in self._kickers.raised(hands[player], partner):
+            yield hands[:player] + (raised,) + hands[player + 1 :], turn, NO_TABLE, by
+
     def lost_raised(self, state: State, partner: int) -> bool:
         """Whether the player to move, on lead, loses as the table says it does with one of
         its lone cards raised (see the module), ``partner`` being its partner's hand (0:
         none): asked where no shortcut settled the node."""
-        hands, turn, _, by = state
         return any(
-            self.table.get(
-                (hands[:turn] + (raised,) + hands[turn + 1 :], turn, NO_TABLE, by), False
-            )
-            is None
-            for raised in self._kickers.raised(hands[turn], partner)
+            self.table.get(raised, False) is None
+            for raised in self._raised_states(state, state[1], partner)
         )
 
     def won_raised(self, state: State) -> Move | None:
         """The move with which the player to move, on lead, wins as the table says it does
         with one of the lone cards of its opponent alone raised (see the module), or None:
         the first such win, its candidates in :meth:`Kickers.raised`'s order."""
-        hands, turn, _, by = state
-        for player in self._opponents[turn]:
+        for player in self._opponents[state[1]]:
             if not self._alone[player]:
                 continue
-            for raised in self._kickers.raised(hands[player]):
-                entry = self.table.get(
-                    (hands[:player] + (raised,) + hands[player + 1 :], turn, NO_TABLE, by)
-                )
+            for raised in self._raised_states(state, player):
+                entry = self.table.get(raised)
                 if isinstance(entry, int) and entry >= 0:  # a move, not a plan
                     return entry
         return None
