@@ -32,26 +32,17 @@
 #include "core_c/tables.h"
 #include "core_c/moves.h"
 #include "core_c/hands.h"
+#include "core_c/runouts.h"
 #include "core_c/kickers.h"
 #include "core_c/nodes.h"
 #include "core_c/search.h"
 #include "core_c/strategy.h"
 #include "core_c/proof.h"
+#include "core_c/bound.h"
+#include "core_c/queries.h"
 
 /* ------------------------------------------------------------------------ */
 /* The Python type                                                           */
-
-static int free_caches(Core *self) {
-    if (map_clear(&self->known)) return -1;
-    for (int q = 0; q < QUESTIONS; q++)
-        if (map_clear(&self->open_nodes[q])) return -1;
-    self->known_count = 0;
-    memset(self->recent, 0, sizeof self->recent);
-    self->arena.len = 0;
-    self->run_plans.len = 0;
-    memset(self->run_memo, 0, RUN_MEMO * sizeof(RunMemo));
-    return 0;
-}
 
 /* The check callback is a bound method of the Python search that owns this core: a
  * cycle. The collector must see it, or every search (and its whole table) outlives its
@@ -277,244 +268,6 @@ static PyObject *Core_proves(Core *self, PyObject *args) {
     return PyLong_FromLong(found);
 }
 
-static PyObject *move_list(Core *self, int64_t v) {
-    if (v < 0) return failure(self);
-    size_t offset = span_offset(v), length = span_length(v);
-    PyObject *list = PyList_New((Py_ssize_t)length);
-    if (!list) return NULL;
-    for (size_t i = 0; i < length; i++)
-        PyList_SET_ITEM(list, (Py_ssize_t)i, PyLong_FromLong(self->arena.data[offset + i]));
-    return list;
-}
-
-static int check_play(Core *self, int play) {
-    if (play < 0 || play >= (int)self->play_count) {
-        PyErr_SetString(PyExc_ValueError, "no such play");
-        return -1;
-    }
-    return 0;
-}
-
-static PyObject *Core_plays(Core *self, PyObject *args) {
-    unsigned long long hand;
-    if (!PyArg_ParseTuple(args, "K", &hand)) return NULL;
-    return move_list(self, plays_of(self, hand));
-}
-
-static PyObject *Core_answers(Core *self, PyObject *args) {
-    unsigned long long hand;
-    int play;
-    if (!PyArg_ParseTuple(args, "Ki", &hand, &play) || check_play(self, play)) return NULL;
-    return move_list(self, answers_of(self, hand, play));
-}
-
-static PyObject *Core_answerable(Core *self, PyObject *args) {
-    unsigned long long hand;
-    int play;
-    if (!PyArg_ParseTuple(args, "Ki", &hand, &play) || check_play(self, play)) return NULL;
-    return PyBool_FromLong(can_answer(self, hand, play));
-}
-
-/* The rule of refutations carried to higher plays, for the split (tree.Tree._split), which
- * decides a position's moves one by one in Python: search.h's lone_group, carried, carried_to. */
-static PyObject *Core_lone_group(Core *self, PyObject *args) {
-    unsigned long long hand;
-    int move;
-    if (!PyArg_ParseTuple(args, "Ki", &hand, &move) || (move != PASS && check_play(self, move))) return NULL;
-    return PyLong_FromLong(lone_group(self, hand, move));
-}
-
-static int check_rank(int rank, int width) {
-    if (rank >= 0 && rank < BLACK && width >= 1 && width <= 3) return 0;
-    PyErr_SetString(PyExc_ValueError, "no lone group of such a rank and width");
-    return -1;
-}
-
-static PyObject *Core_carries(Core *self, PyObject *args) {
-    unsigned long long hand;
-    PyObject *list;
-    int rank, width;
-    if (!PyArg_ParseTuple(args, "KO!ii", &hand, &PyList_Type, &list, &rank, &width) || check_rank(rank, width))
-        return NULL;
-    Refuted refuted[REFUTED_MOST];
-    Py_ssize_t n = PyList_GET_SIZE(list);
-    if (n > REFUTED_MOST) {
-        PyErr_SetString(PyExc_ValueError, "more refutations than a node remembers");
-        return NULL;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Refuted *r = &refuted[i];
-        if (!PyArg_ParseTuple(PyList_GET_ITEM(list, i), "iii", &r->rank, &r->width, &r->above) ||
-            check_rank(r->rank, r->width))
-            return NULL;
-    }
-    return PyBool_FromLong(carried(self, hand, refuted, (int)n, rank, width));
-}
-
-static PyObject *Core_carried_to(Core *self, PyObject *args) {
-    State st;
-    PyObject *hands;
-    int mover, width;
-    if (!PyArg_ParseTuple(args, "Oiiiii", &hands, &st.turn, &st.table, &st.by, &mover, &width) ||
-        fill_state(self, hands, &st))
-        return NULL;
-    if (mover < 0 || mover >= self->players || width < 1 || width > 3) {
-        PyErr_SetString(PyExc_ValueError, "no such mover or width");
-        return NULL;
-    }
-    int above = carried_to(self, &st, mover, width);
-    return above == -2 ? failure(self) : PyLong_FromLong(above);
-}
-
-static PyObject *Core_unoutranked(Core *self, PyObject *args) {
-    unsigned long long hand;
-    int table;
-    unsigned long long partner;
-    PyObject *moves, *hands;
-    if (!PyArg_ParseTuple(args, "KO!O!Ki", &hand, &PyList_Type, &moves, &PyTuple_Type, &hands, &partner, &table))
-        return NULL;
-    if (table != NO_TABLE && check_play(self, table)) return NULL;
-    u64 opponents[2];
-    Py_ssize_t n = PyTuple_GET_SIZE(hands);
-    if (n > 2) return PyErr_Format(PyExc_ValueError, "at most two opponents"), NULL;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        opponents[i] = PyLong_AsUnsignedLongLong(PyTuple_GET_ITEM(hands, i));
-        if (PyErr_Occurred()) return NULL;
-    }
-    Py_ssize_t count = PyList_GET_SIZE(moves);
-    int32_t *kept = malloc((size_t)(count ? count : 1) * sizeof(int32_t));
-    if (!kept) return PyErr_NoMemory();
-    for (Py_ssize_t i = 0; i < count; i++) {
-        long move = PyLong_AsLong(PyList_GET_ITEM(moves, i));
-        if ((move == -1 && PyErr_Occurred()) || (move != PASS && check_play(self, (int)move))) {
-            free(kept);
-            return NULL;
-        }
-        kept[i] = (int32_t)move;
-    }
-    size_t left = unoutranked(self, kept, (size_t)count, hand, opponents, (int)n, partner, table);
-    PyObject *found = PyList_New((Py_ssize_t)left);
-    for (size_t i = 0; found && i < left; i++) {
-        PyObject *move = PyLong_FromLong(kept[i]);
-        if (!move) Py_CLEAR(found);
-        else PyList_SET_ITEM(found, (Py_ssize_t)i, move);
-    }
-    free(kept);
-    return found;
-}
-
-static PyObject *Core_ordered(Core *self, PyObject *args) {
-    unsigned long long hand;
-    int table, alone = 0;
-    if (!PyArg_ParseTuple(args, "Ki|p", &hand, &table, &alone)) return NULL;
-    if (table != NO_TABLE && check_play(self, table)) return NULL;
-    return move_list(self, alone ? alone_of(self, hand, table) : ordered_of(self, hand, table));
-}
-
-static PyObject *Core_lookup(Core *self, PyObject *args) {
-    State st;
-    if (parse_state(self, args, &st)) return NULL;
-    u64 key[KEY_WORDS];
-    if (key_of(self, &st, key)) return failure(self);
-    Slot *s = map_find(&self->table, key[0], key[1], key[2]);
-    if (!s) Py_RETURN_FALSE;
-    int32_t result = entry_result(s->v);
-    if (result == LOSS) Py_RETURN_NONE;
-    if (result >= PASS) return PyLong_FromLong(result);
-    size_t offset = (size_t)(-2 - (int64_t)result);
-    int length = self->plans.data[offset];
-    PyObject *plan = PyTuple_New(length);
-    if (!plan) return NULL;
-    for (int i = 0; i < length; i++) PyTuple_SET_ITEM(plan, i, PyLong_FromLong(self->plans.data[offset + 1 + i]));
-    return plan;
-}
-
-static PyObject *Core_play(Core *self, PyObject *args) {
-    int play;
-    if (!PyArg_ParseTuple(args, "i", &play) || check_play(self, play)) return NULL;
-    PlayRecord r = self->plays[play];
-    return Py_BuildValue("(iiiK)", r.pattern, r.top, r.chain, (unsigned long long)r.cards);
-}
-
-static PyObject *Core_cards(Core *self, PyObject *args) {
-    int play;
-    if (!PyArg_ParseTuple(args, "i", &play) || check_play(self, play)) return NULL;
-    return PyLong_FromUnsignedLongLong(self->plays[play].cards);
-}
-
-static PyObject *Core_intern(Core *self, PyObject *args) {
-    int pattern, top, chain;
-    unsigned long long cards;
-    if (!PyArg_ParseTuple(args, "iiiK", &pattern, &top, &chain, &cards)) return NULL;
-    if (pattern < -1 || pattern >= self->pattern_count || top < 0 || top >= RANKS || chain < 1 || chain > RANKS) {
-        PyErr_SetString(PyExc_ValueError, "no such play");
-        return NULL;
-    }
-    int id = play_intern(self, cards, pattern, top, chain);
-    if (id < 0) return NULL;
-    return PyLong_FromLong(id);
-}
-
-/* Cut the table to about `keep` entries, the costliest (most nodes searched under them) kept;
- * with `caches`, empty every cache of hands too. Nothing below a node holds a pointer into
- * the table or the plans, so this is sound at any store, and at any node when caches is 0.
- * The table is cut where it stands: a second table of the entries kept would hold, for a
- * moment, as many bytes again as the memory cap gives the first. */
-typedef struct {
-    Core *self;
-    int lowest;                       /* the cheapest cost kept whole */
-    size_t room_below, below, spread; /* the cost just below: how many fit, how many there are */
-    Ints plans; /* the plans of the entries kept, copied into a list of their own, room made first */
-} Cut;
-
-/* Whether the cut keeps an entry; a plan kept is copied into the cut's list of plans. Of the
- * cost just below the cheapest kept whole, those kept are spread evenly over the slots, one in so
- * many: the first ones met, kept cut after cut, would be those whose homes are lowest, until
- * that end of the map is fuller than full and a single run of probes there holds most of a
- * million entries. */
-static int cut_keeps(Slot *s, void *context) {
-    Cut *cut = context;
-    int cost = entry_cost(s->v);
-    if (cost < cut->lowest - 1) return 0;
-    if (cost == cut->lowest - 1) {
-        cut->spread += cut->room_below;
-        if (cut->spread < cut->below) return 0;
-        cut->spread -= cut->below;
-    }
-    int32_t result = entry_result(s->v);
-    if (result >= PASS || result == LOSS) return 1;
-    const int32_t *plan = &cut->self->plans.data[-2 - (int64_t)result];
-    size_t length = (size_t)plan[0] + 1;
-    memcpy(&cut->plans.data[cut->plans.len], plan, length * sizeof(int32_t));
-    s->v = entry_value((int32_t)(-2 - (int64_t)cut->plans.len), cost);
-    cut->plans.len += length;
-    return 1;
-}
-
-static int evict_to(Core *self, size_t keep, int caches) {
-    Map *t = &self->table;
-    size_t size = t->len;
-    size_t by_cost[65] = {0};
-    for (size_t i = 0; i < t->cap; i++)
-        if (t->tags[i]) by_cost[entry_cost(t->slots[i].v)]++;
-    /* The plans kept fit in as many ints as all of them, so the cut itself cannot fail. */
-    Cut cut = {self, 65, 0, 0, 0, {NULL, 0, 0}};
-    if (self->plans.len && ints_reserve(&cut.plans, self->plans.len)) return PyErr_NoMemory(), -1;
-    size_t kept_so_far = 0;
-    while (cut.lowest > 0 && kept_so_far + by_cost[cut.lowest - 1] <= keep) kept_so_far += by_cost[--cut.lowest];
-    if (cut.lowest > 0) {
-        cut.room_below = keep - kept_so_far;
-        cut.below = by_cost[cut.lowest - 1];
-    }
-    map_keep_if(t, cut_keeps, &cut);
-    free(self->plans.data);
-    self->plans = cut.plans;
-    self->evictions++;
-    self->evicted += (long long)(size - t->len);
-    if (caches && free_caches(self)) return PyErr_NoMemory(), -1;
-    return 0;
-}
-
 /* evict(keep): keep the costliest `keep` table entries, empty every cache of hands. */
 static PyObject *Core_evict(Core *self, PyObject *args) {
     Py_ssize_t keep;
@@ -560,41 +313,10 @@ static PyObject *Core_get_evictions(Core *self, void *Py_UNUSED(closure)) {
     return Py_BuildValue("(LL)", self->evictions, self->evicted);
 }
 
-/* The bytes a growth of the map would add now, the new block (the old one is held until it
- * is filled): none if it is at its bound (0: none), where it is cut or emptied instead. */
-static size_t map_growth(const Map *m, size_t bound) {
-    if (bound && bound <= m->cap * 3 / 4) return 0;
-    return grown(m->cap) * (sizeof(Slot) + 1);
-}
-
-/* (held, growth): the bytes of every table, cache and list the search allocated, and the most
- * that one growth of any of them would add for a moment (its new block, the old still held). */
+/* (held, growth): the search's bytes (held_bytes). */
 static PyObject *Core_get_bytes(Core *self, void *Py_UNUSED(closure)) {
-    size_t held = 0, growth = 0;
-#define HELD(bytes, next)                        \
-    do {                                         \
-        size_t n_ = (next);                      \
-        held += (bytes);                         \
-        if (n_ > growth) growth = n_;            \
-    } while (0)
-    Map *all[] = CORE_MAPS(self);
-    (void)all;
-    _Static_assert(sizeof all / sizeof *all == 9, "every map is counted below, bounded or a cache");
-    const Map *bounded[] = {&self->table,         &self->open_nodes[0], &self->open_nodes[1],
-                            &self->open_nodes[2], &self->open_nodes[3], &self->walked};
-    for (size_t i = 0; i < sizeof bounded / sizeof *bounded; i++)
-        HELD(bounded[i]->cap * (sizeof(Slot) + 1), map_growth(bounded[i], self->most_entries));
-    const Map *caches[] = {&self->play_index, &self->classes, &self->known};
-    for (size_t i = 0; i < sizeof caches / sizeof *caches; i++)
-        HELD(caches[i]->cap * (sizeof(Slot) + 1), map_growth(caches[i], 0));
-    const Ints *lists[] = {&self->plans, &self->class_lists, &self->arena, &self->run_plans, &self->run_work, &self->scratch};
-    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++)
-        HELD(lists[i]->cap * sizeof(int32_t), lists[i]->cap * 2 * sizeof(int32_t));
-    HELD(self->play_cap * sizeof(PlayRecord), self->play_cap * 2 * sizeof(PlayRecord));
-    HELD(self->known_cap * sizeof(Known), self->known_cap * 2 * sizeof(Known));
-    HELD(self->cover.cap * sizeof(Mark), self->cover.cap * 2 * sizeof(Mark));
-    HELD(RUN_MEMO * sizeof(RunMemo), 0);
-#undef HELD
+    size_t held, growth;
+    held_bytes(self, &held, &growth);
     return Py_BuildValue("(nn)", (Py_ssize_t)held, (Py_ssize_t)growth);
 }
 
