@@ -416,8 +416,14 @@ def test_a_stopped_compiled_search_says_which_first_moves_it_had_settled_and_the
     None
 ):
     position = Position.parse(HARD)
-    stopped = solve(position, time_limit=0.3, core="compiled")
-    assert stopped.winner is None
+    # The whole search takes about a third of a second of CPU here: the first of these limits
+    # that stops it with first moves settled is checked (the machines differ in speed).
+    for limit in (0.05, 0.1, 0.2):
+        stopped = solve(position, time_limit=limit, core="compiled")
+        if stopped.winner is None and stopped.known:
+            break
+    else:
+        pytest.fail("no limit stopped the search with first moves settled")
     for move, winner in stopped.known.items():
         play = next((p for p in generator().plays(position.hands[0]) if str(p) == move), None)
         after = position.after(play)
@@ -468,7 +474,7 @@ def test_a_stopped_search_names_the_unsettled_first_moves_and_the_one_it_was_try
     """Every first move is settled or listed unsettled, in the search's order, the first the most promising."""
     for hands in (HARD, FULL_DEAL):
         position = Position.parse(hands)
-        result = solve(position, time_limit=0.2, memory=None, core=core)
+        result = solve(position, time_limit=0.1, memory=None, core=core)
         assert result.winner is None
         legal = {
             str(m) if m is not None else "pass"
