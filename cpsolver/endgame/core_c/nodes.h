@@ -220,7 +220,6 @@ static inline void pass_through(const Core *self, State *st) {
     }
 }
 
-/* The hand of the player's partner (0: none). */
 /* A question's place in open_nodes: its prover side in its move order. */
 static inline int question_of(const Core *self, int prover) { return prover + 2 * self->order; }
 
@@ -230,9 +229,10 @@ static inline int left_passes_first(const Core *self, const State *st) {
     return self->order == ORDER_LEFT_PASSES && st->turn == 1 && !self->alone[1] && st->by == 0;
 }
 
-static inline u64 partner_of(const Core *self, const State *st) {
-    if (self->alone[st->turn]) return 0;
-    return st->hands[3 - st->turn]; /* the peasants are players 1 and 2 */
+/* The hand of `player`'s partner in `st` (0: none). */
+static inline u64 partner_of(const Core *self, const State *st, int player) {
+    if (self->alone[player]) return 0;
+    return st->hands[3 - player]; /* the peasants are players 1 and 2 */
 }
 
 /* The keys of `st` with one of player `p`'s lone cards raised to a rank above it that `p` does
@@ -241,7 +241,7 @@ static inline u64 partner_of(const Core *self, const State *st) {
  * this one does), each key's probe started so that the look-ups wait for memory together. */
 #define RAISED_MOST 64 /* the candidates of a hand: its lone cards times the ranks above, at most 6 * 7 */
 static int raised_keys(Core *self, const State *st, int p, u64 keys[RAISED_MOST][KEY_WORDS]) {
-    u64 hand = st->hands[p], partner = self->alone[p] ? 0 : st->hands[3 - p]; /* the peasants are 1 and 2 */
+    u64 hand = st->hands[p], partner = partner_of(self, st, p);
     int n = 0;
     for (int lower = 0; lower < TWO; lower++) {
         if (count_of(hand, lower) != 1 || chained(self, hand, lower, 1)) continue;
@@ -366,7 +366,7 @@ static int node_moves(Core *self, const State *st, const u64 *key, size_t *base,
     if (pass_first) self->scratch.data[self->scratch.len++] = PASS;
     memcpy(&self->scratch.data[self->scratch.len], &self->arena.data[span_offset(moves)], length * sizeof(int32_t));
     length = unoutranked(self, &self->scratch.data[self->scratch.len], length, hand, opponents, n,
-                         partner_of(self, st), st->table);
+                         partner_of(self, st, st->turn), st->table);
     self->scratch.len += length;
     if (pass_last) self->scratch.data[self->scratch.len++] = PASS;
     *total = self->scratch.len - *base;
