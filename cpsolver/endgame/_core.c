@@ -230,6 +230,28 @@ static PyObject *Core_wins(Core *self, PyObject *args) {
     return PyBool_FromLong(won);
 }
 
+/* store(hands, turn, table, by, move, nodes): keep a result found outside this search (a
+ * peasant alone's, alone.py): the winning move, PASS, or a loss (None), as costly as nodes. */
+static PyObject *Core_store(Core *self, PyObject *args) {
+    State st;
+    PyObject *hands, *move;
+    long long nodes;
+    if (!PyArg_ParseTuple(args, "OiiiOL", &hands, &st.turn, &st.table, &st.by, &move, &nodes) ||
+        fill_state(self, hands, &st))
+        return NULL;
+    int32_t result = LOSS;
+    if (move != Py_None) {
+        long found = PyLong_AsLong(move);
+        if ((found == -1 && PyErr_Occurred()) || (found != PASS && check_play(self, (int)found))) return NULL;
+        result = (int32_t)found;
+    }
+    u64 key[KEY_WORDS];
+    /* Kept however cheap: a result found outside is not found again by searching here. */
+    if (key_of(self, &st, key) || store_costing(self, key, result, nodes < LEAST_KEPT ? LEAST_KEPT : nodes))
+        return failure(self);
+    Py_RETURN_NONE;
+}
+
 /* settle_won(hands, turn, table, by): search a state whose side to move is known to win, its
  * winning move sought narrowest first, every result kept (strategy.h's settle_won). */
 static PyObject *Core_settle_won(Core *self, PyObject *args) {
@@ -337,6 +359,9 @@ static PyMethodDef Core_methods[] = {
     {"unoutranked", (PyCFunction)Core_unoutranked, METH_VARARGS,
      "unoutranked(hand, moves, opponents, partner, table): the moves less those the same play of a lower rank is "
      "worth as much as (partner 0: none)."},
+    {"store", (PyCFunction)Core_store, METH_VARARGS,
+     "store(hands, turn, table, by, move, nodes): keep a result found outside this search: the winning move "
+     "(or pass), or None for a loss, as costly as that many nodes."},
     {"lookup", (PyCFunction)Core_lookup, METH_VARARGS,
      "lookup(hands, turn, table, by): False if not searched, None for a loss, the winning move, or a plan."},
     {"plays", (PyCFunction)Core_plays, METH_VARARGS, "plays(hand): every play in a packed hand."},

@@ -171,6 +171,7 @@ def solve(
     deadline = None if time_limit is None else started + time_limit
     budget = memory if isinstance(memory, MemoryBudget) else MemoryBudget(memory)
     search = new_search(position.players, rules, deadline, budget, core)
+    search.reads_alone = strategy
     root = state_of(search, position)
     mover = position.side_of(position.turn)
     try:
@@ -191,6 +192,7 @@ def solve(
         read = Strategy(search, root, limited=True)
         try:
             # The walk searches too (where a shortcut skipped): counted in the stats below.
+            search.absorb_alone()
             extra["strategy_nodes"] = read.size()
             walked = read.line()
         except (OutOfTime, OutOfMemory) as stop:
@@ -254,6 +256,8 @@ def _stats(search: Tree, started: float) -> dict[str, Any]:
         "core": search.core,
         "nodes": search.nodes,
         "carried": search.carried,
+        "alone": search.alone_settled,
+        "alone_nodes": search.alone_nodes,
         "table": search.table_size,
         "evictions": search.evictions[0],
         "evicted": search.evictions[1],

@@ -270,6 +270,14 @@ class CompiledSearch(Tree):
         found: Entry | bool = self._core.lookup(*state)
         return found
 
+    def fresh(self, players: int, memory: MemoryBudget) -> CompiledSearch:
+        """A new compiled search of the same rules, with a table of its own."""
+        return CompiledSearch(players, self.rules, None, memory)
+
+    def store(self, state: State, move: Move | None, nodes: int) -> None:
+        """Keep a result found outside this search."""
+        self._core.store(*state, move, nodes)
+
     def plays(self, hand: int) -> list[Move]:
         """Every play in a packed hand."""
         return list(self._core.plays(hand))

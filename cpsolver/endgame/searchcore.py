@@ -41,6 +41,11 @@ class OutOfTime(Exception):
     """The deadline passed before the search finished."""
 
 
+class OverCap(Exception):
+    """A search ran past the nodes its caller allowed the whole question (:attr:`node_cap`
+    of :class:`cpsolver.endgame.tree.Tree`), to be asked again with more."""
+
+
 class SearchCore:
     """What a core of the search provides: ``players``, ``side`` (0 for hand 0's side, 1 for
     the other, by player), its counts and limits, and the methods below."""
@@ -121,6 +126,12 @@ class SearchCore:
 
     def lookup(self, state: State) -> Entry | bool:
         """What the table holds for a state: its entry, or False where nothing is kept."""
+        raise NotImplementedError
+
+    def store(self, state: State, move: Move | None, nodes: int) -> None:
+        """Keep a result found outside this search (:mod:`cpsolver.endgame.alone`), however
+        cheap: the winning move of the side to move at ``state``, or None where it loses; as
+        costly to find again as ``nodes`` (the compiled table evicts the cheapest first)."""
         raise NotImplementedError
 
     @property

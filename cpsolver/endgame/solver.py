@@ -361,6 +361,14 @@ class Search(AnswerKeys, Carried, RunOuts, Tree):
         """What the table holds for a state: its entry, or False where nothing is kept."""
         return self.table.get(self.key(state), False)
 
+    def fresh(self, players: int, memory: MemoryBudget) -> Search:
+        """A new Python search of the same rules, with a table of its own."""
+        return Search(players, self.moves.rules, None, memory)
+
+    def store(self, state: State, move: Move | None, nodes: int) -> None:
+        """Keep a result found outside this search (the oldest evicted first, whatever its cost)."""
+        self.table[self.key(state)] = move
+
     @property
     def table_size(self) -> int:
         """How many positions the table holds."""

@@ -14,6 +14,8 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from cpsolver.endgame.alone import LEAST_STEP, AloneQuestion, AloneQuestions
+from cpsolver.endgame.budget import MemoryBudget
 from cpsolver.endgame.searchcore import (
     NO_TABLE,
     OPEN,
@@ -26,6 +28,7 @@ from cpsolver.endgame.searchcore import (
     Entry,
     Move,
     OutOfTime,
+    OverCap,
     Refuted,
     Row,
     SearchCore,
@@ -49,6 +52,7 @@ __all__ = [
     "Move",
     "OutOfTime",
     "OverBudget",
+    "OverCap",
     "Refuted",
     "Row",
     "State",
@@ -70,13 +74,28 @@ class OverBudget(Exception):
     """A narrow question ran past the nodes :meth:`Tree.decide` gave it (asked again later)."""
 
 
+class AloneWon(Exception):
+    """A peasant alone won the position being decided: its search, and that of whatever
+    below it was being decided, ends."""
+
+
 class Tree(SearchCore):
     """What every open-hand search answers, over its core's ``wins``, ``proves`` and table."""
 
     split_moves: int = 0  # the moves the last decide(split=True) decided one by one (0: none)
     node_limit: int | None = None  # a narrow question's budget: OverBudget at this many nodes
+    node_cap: int | None = None  # the whole question's budget: OverCap at this many nodes
+    reads_alone: bool = True  # whether the alone strategies found are kept to read them out
+    alone_settled: int = 0  # the positions a peasant alone settled
+    alone_nodes: int = 0  # the two-player nodes their questions searched
+    alone_won: tuple[AloneQuestion, ...] = ()  # the questions won, their strategies unread
+    _alone_questions: AloneQuestions | None = None  # those of the position being decided
     order: int = ORDER_DEFAULT  # the move order of the narrow question being asked
     _clock_reads: int
+
+    def fresh(self, players: int, memory: MemoryBudget) -> Tree:
+        """A new search of this core and rules, with a table of its own."""
+        raise NotImplementedError
 
     def _read_clock(self) -> bool:
         """One read of the clock and the memory: OutOfTime past the deadline, else whether
@@ -85,6 +104,8 @@ class Tree(SearchCore):
             raise OutOfTime
         if self.node_limit is not None and self.nodes >= self.node_limit:
             raise OverBudget
+        if self.node_cap is not None and self.nodes >= self.node_cap:
+            raise OverCap
         self._clock_reads += 1
         return self._clock_reads % self.memory.every == 0 and self.memory.must_shrink(
             self.table_size
@@ -253,11 +274,24 @@ class Tree(SearchCore):
         Without ``second_order``, the peasants are asked in the search's order
         alone: so a worker decides a full deal's first moves faster
         (:mod:`cpsolver.scale.split`).
+
+        A peasant alone. On three players each peasant is asked besides whether
+        it beats the landlord alone, its partner always passing: a two-player
+        search (:mod:`cpsolver.endgame.alone`), resumed between the questions
+        above and every doubling of the full search's nodes, the two sharing
+        :data:`ALONE_SHARE` of the nodes spent on ``state`` (the split's moves
+        included). Where one does, the peasants win (width 0).
         Raises what the search raises at its limits (out of time, out of memory).
         """
         if split:
             self.split_moves = 0
-        return self._decided(state, split, second_order, OrderRecord())
+        outer, self._alone_questions = self._alone_questions, AloneQuestions(self, state)
+        try:
+            return self._decided(state, split, second_order, OrderRecord())
+        except AloneWon:
+            return self.side[state[1]] == 1, 0
+        finally:
+            self._alone_questions = outer
 
     def _decided(
         self,
@@ -268,18 +302,69 @@ class Tree(SearchCore):
     ) -> tuple[bool, int | None]:
         """:meth:`decide`, each peasant order's share of the side's nodes weighted by
         ``record``, which it tells what each order cost and which decided."""
+        return self._scheduled(
+            state, split, second_order, self.schedule(state, second_order, record)
+        )
+
+    def schedule(self, state: State, second_order: bool, record: OrderRecord) -> Schedule:
+        """The schedule of a position's narrow questions (see :meth:`decide`)."""
+        return Schedule(self.side[state[1]], self.players == 3 and second_order, record, WIDTHS)
+
+    def resume(self, state: State, schedule: Schedule) -> bool:
+        """Whether the side to move wins at ``state`` (unsplit), its questions asked over
+        ``schedule``, which keeps where each stopped: asked again after :attr:`node_cap`
+        stopped it (OverCap), it goes on from there rather than from the start."""
+        return self._scheduled(state, False, True, schedule)[0]
+
+    def _scheduled(
+        self, state: State, split: bool, second_order: bool, schedule: Schedule
+    ) -> tuple[bool, int | None]:
+        """:meth:`_decided` over ``schedule``: each side's narrow questions, then the split
+        or the full search."""
         mover = self.side[state[1]]
-        schedule = Schedule(mover, self.players == 3 and second_order, record, WIDTHS)
         while (asking := schedule.next()) is not None:
             question, width, budget = asking
             if split and self.players == 3 and width > SPLIT_PAST:
                 return self._split(state, second_order)
             before = self.nodes
-            found = self._ask(state, question, width, budget, schedule.stopped_short[question])
+            try:
+                found = self._ask(state, question, width, budget, schedule.stopped_short[question])
+            except OverCap:
+                schedule.asked(question, self.nodes - before, None)  # resumed where it stopped
+                raise
             schedule.asked(question, self.nodes - before, found)
             if found is not None and found != OPEN:
                 return (found == PROVEN) == (question[0] == mover), width
-        return self.wins(*state), None
+            self._ask_alone()
+        return self._full(state), None
+
+    def _full(self, state: State) -> bool:
+        """:meth:`wins`, stopped at every doubling of its nodes while alone questions are
+        open, to ask them their share (the search resumes from what its table kept)."""
+        step = LEAST_STEP
+        while self._alone_questions is not None and self._alone_questions.open:
+            self.node_limit = self.nodes + step
+            try:
+                return self.wins(*state)
+            except OverBudget:
+                pass
+            finally:
+                self.node_limit = None
+            self._ask_alone()
+            step *= 2
+        return self.wins(*state)
+
+    def _ask_alone(self) -> None:
+        """Ask the position's open alone questions their share; AloneWon where one wins."""
+        if self._alone_questions is not None and self._alone_questions.ask():
+            raise AloneWon
+
+    def absorb_alone(self) -> int:
+        """Write the strategies of the positions a peasant alone won into the table, for a
+        strategy read out of it (:meth:`AloneQuestion.absorb`); the states written."""
+        written = sum(question.absorb() for question in self.alone_won)
+        self.alone_won = ()
+        return written
 
     def _ask(
         self,
