@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_outranked import _loose, _rules
 
-from cpsolver.endgame import alone, compiled, tree
+from cpsolver.endgame import alone, compiled
 from cpsolver.endgame.alone import AloneQuestion
 from cpsolver.endgame.answer import new_search, solve
 from cpsolver.endgame.proof import strategy_proof_text
@@ -137,7 +137,6 @@ def test_the_question_answers_as_brute_force_does_stopped_and_resumed(core: str)
 def asked_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """The questions asked from the search's first nodes, and given four times its nodes: so
     small positions are decided by them."""
-    monkeypatch.setattr(tree, "LEAST_STEP", 1)
     monkeypatch.setattr(alone, "LEAST_STEP", 1)
     monkeypatch.setattr(alone, "ALONE_SHARE", 4.0)
 

@@ -31,17 +31,15 @@ rather than searching for it.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
 
 from cpsolver.endgame.budget import MemoryBudget, OutOfMemory
 from cpsolver.endgame.searchcore import NO_TABLE, PASS, Move, OutOfTime, OverCap, State
-from cpsolver.endgame.shares import OrderRecord
+from cpsolver.endgame.shares import OrderRecord, Schedule
+from cpsolver.endgame.tree import OverBudget, Tree
 
-if TYPE_CHECKING:
-    from cpsolver.endgame.tree import Tree
-
-# Each peasant's question may cost this many of its two-player nodes for each node the
-# three-player search spends on the position it was asked of (below it included).
+# The two peasants' questions may cost this many two-player nodes, between them, for each node
+# the three-player search spends on the position they are asked of (the split's moves included):
+# a quarter left the speed page's deal #93 undecided within its minute (a probe).
 ALONE_SHARE = 0.5
 # How many states :meth:`AloneQuestion.absorb` writes between two reads of the clock.
 CLOCK_EVERY = 4096
@@ -54,23 +52,21 @@ class AloneQuestion:
     """Whether the peasants win at a three-player ``state`` with ``peasant`` alone playing,
     its partner always passing: a two-player search of the landlord against it."""
 
-    def __init__(self, tree: Tree, state: State, peasant: int) -> None:
+    def __init__(self, tree: AloneTree, state: State, peasant: int) -> None:
         self.tree = tree
         self.state = state
         self.peasant = peasant
         self.passive = 3 - peasant
         self.spent = 0  # two-player nodes searched so far
         self.answer: bool | None = None  # True: the peasants win; False: nothing learnt
-        # Its cap is counted in its own table's entries: the process's gauge would count the
-        # three-player search's growth against it too.
-        self.duo: Tree | None = tree.fresh(2, MemoryBudget(tree.memory.cap, _unknown))
+        self.duo: Tree | None = None  # the two-player search, made when first asked
+        self.start: State  # its state, and the schedule of its narrow questions, made so too
+        self.schedule: Schedule
         self._to_duo: dict[Move, Move] = {}  # plays' numbers in the two searches
         self._to_tree: dict[Move, Move] = {}
-        self.start = self.two_player(self._past_passive(state))
-        self.schedule = self.duo.schedule(self.start, False, OrderRecord())
 
     @classmethod
-    def of(cls, tree: Tree, state: State) -> list[AloneQuestion]:
+    def of(cls, tree: AloneTree, state: State) -> list[AloneQuestion]:
         """The questions of a three-player ``state`` (none on two players): one for each
         peasant whose partner neither made the play on the table nor is on lead."""
         if tree.players != 3:
@@ -111,8 +107,14 @@ class AloneQuestion:
         """Search ``budget`` nodes more: True where the peasants win (the state's result then
         kept in the tree's table), False where the landlord wins the two-player game or its
         search reached its memory cap, None where the budget ran out first."""
+        assert self.answer is None
+        if self.duo is None:
+            # Its cap is counted in its own table's entries: the process's gauge would count the
+            # three-player search's growth against it too.
+            self.duo = self.tree.fresh(2, MemoryBudget(self.tree.memory.cap, _unknown))
+            self.start = self.two_player(self._past_passive(self.state))
+            self.schedule = self.duo.schedule(self.start, False, OrderRecord())
         duo = self.duo
-        assert duo is not None and self.answer is None
         before = duo.nodes
         duo.deadline = self.tree.deadline
         duo.node_cap = before + budget
@@ -192,7 +194,7 @@ class AloneQuestions:
     asked their share of the nodes spent on it since it began: :data:`ALONE_SHARE`, shared
     equally by those still open, a piece at a time."""
 
-    def __init__(self, tree: Tree, state: State) -> None:
+    def __init__(self, tree: AloneTree, state: State) -> None:
         self.tree = tree
         self.open = AloneQuestion.of(tree, state)
         self.started = tree.nodes
@@ -221,6 +223,66 @@ class AloneQuestions:
                     tree.alone_won = (*tree.alone_won, question)
                 return True
         return False
+
+
+class AloneWon(Exception):
+    """A peasant alone won the position being decided: its search, and that of whatever
+    below it was being decided, ends."""
+
+
+class AloneTree(Tree):
+    """A :class:`Tree` that asks, of each three-player position it decides, whether a peasant
+    alone wins (the base of both cores' searches)."""
+
+    reads_alone: bool = True  # whether the alone strategies found are kept to read them out
+    alone_settled: int = 0  # the positions a peasant alone settled
+    alone_nodes: int = 0  # the two-player nodes their questions searched
+    alone_won: tuple[AloneQuestion, ...] = ()  # the questions won, their strategies unread
+    _alone_questions: AloneQuestions | None = None  # those of the position being decided
+
+    def decide(
+        self, state: State, split: bool = True, second_order: bool = True
+    ) -> tuple[bool, int | None]:
+        """:meth:`Tree.decide`, each peasant asked besides whether it beats the landlord
+        alone, its partner always passing: a two-player search (:class:`AloneQuestion`),
+        resumed between the narrow questions and at every doubling of the full search's
+        nodes, the two sharing :data:`ALONE_SHARE` of the nodes spent on ``state`` (the
+        split's moves included). Where one does, the peasants win (width 0)."""
+        outer, self._alone_questions = self._alone_questions, AloneQuestions(self, state)
+        try:
+            return super().decide(state, split, second_order)
+        except AloneWon:
+            return self.side[state[1]] == 1, 0
+        finally:
+            self._alone_questions = outer
+
+    def _full(self, state: State) -> bool:
+        """:meth:`wins`, stopped at every doubling of its nodes while alone questions are
+        open, to ask them their share (the search resumes from what its table kept)."""
+        step = LEAST_STEP
+        while self._alone_questions is not None and self._alone_questions.open:
+            self.node_limit = self.nodes + step
+            try:
+                return self.wins(*state)
+            except OverBudget:
+                pass
+            finally:
+                self.node_limit = None
+            self._ask_alone()
+            step *= 2
+        return self.wins(*state)
+
+    def _ask_alone(self) -> None:
+        """Ask the position's open alone questions their share; AloneWon where one wins."""
+        if self._alone_questions is not None and self._alone_questions.ask():
+            raise AloneWon
+
+    def absorb_alone(self) -> int:
+        """Write the strategies of the positions a peasant alone won into the table, for a
+        strategy read out of it (:meth:`AloneQuestion.absorb`); the states written."""
+        written = sum(question.absorb() for question in self.alone_won)
+        self.alone_won = ()
+        return written
 
 
 def _unknown() -> None:

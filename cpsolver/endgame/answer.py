@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cpsolver.endgame import compiled, solver
+from cpsolver.endgame.alone import AloneTree
 from cpsolver.endgame.budget import DEFAULT_MEMORY, MemoryBudget, OutOfMemory
 from cpsolver.endgame.solver import OutOfTime, Search, State, state_of
 from cpsolver.endgame.strategy import Strategy
@@ -61,7 +62,7 @@ def new_search(
     deadline: float | None = None,
     memory: MemoryBudget | None = None,
     core: str = "auto",
-) -> Tree:
+) -> AloneTree:
     """A fresh open-hand search on the chosen core (see :func:`core_name`)."""
     if core_name(core) == "compiled":
         return compiled.CompiledSearch(players, rules, deadline, memory)
@@ -251,7 +252,7 @@ def _first_moves_in_order(search: Tree, root: State) -> list[str]:
     return [str(_move(search, move)) for move in moves]
 
 
-def _stats(search: Tree, started: float) -> dict[str, Any]:
+def _stats(search: AloneTree, started: float) -> dict[str, Any]:
     return {
         "core": search.core,
         "nodes": search.nodes,

@@ -21,8 +21,9 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import TypeVar
 
+from cpsolver.endgame.alone import AloneTree
 from cpsolver.endgame.budget import MemoryBudget, OutOfMemory
-from cpsolver.endgame.tree import ORDER_DEFAULT, Entry, Move, OutOfTime, Refuted, State, Tree, Write
+from cpsolver.endgame.tree import ORDER_DEFAULT, Entry, Move, OutOfTime, Refuted, State, Write
 from cpsolver.io.memory import resident_bytes
 from cpsolver.rules.cards import RANK_COUNT
 from cpsolver.rules.movegen import generator
@@ -88,7 +89,7 @@ def _weakly(method: Callable[[], _Answer | None]) -> Callable[[], _Answer | None
     return call
 
 
-class CompiledSearch(Tree):
+class CompiledSearch(AloneTree):
     """:class:`cpsolver.endgame.solver.Search`'s questions, answered by the compiled core."""
 
     def __init__(

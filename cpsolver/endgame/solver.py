@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import itertools
 
+from cpsolver.endgame.alone import AloneTree
 from cpsolver.endgame.answerkeys import AnswerKeys
 from cpsolver.endgame.budget import MemoryBudget
 from cpsolver.endgame.carried import Carried
@@ -96,7 +97,7 @@ __all__ = [
 ]
 
 
-class Search(AnswerKeys, Carried, RunOuts, Tree):
+class Search(AnswerKeys, Carried, RunOuts, AloneTree):
     """The search over one game: its tables outlive one question.
 
     ``wins(*state)`` answers for the side to move; ``table[state]`` then

@@ -14,7 +14,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from cpsolver.endgame.alone import LEAST_STEP, AloneQuestion, AloneQuestions
 from cpsolver.endgame.budget import MemoryBudget
 from cpsolver.endgame.searchcore import (
     NO_TABLE,
@@ -74,22 +73,12 @@ class OverBudget(Exception):
     """A narrow question ran past the nodes :meth:`Tree.decide` gave it (asked again later)."""
 
 
-class AloneWon(Exception):
-    """A peasant alone won the position being decided: its search, and that of whatever
-    below it was being decided, ends."""
-
-
 class Tree(SearchCore):
     """What every open-hand search answers, over its core's ``wins``, ``proves`` and table."""
 
     split_moves: int = 0  # the moves the last decide(split=True) decided one by one (0: none)
     node_limit: int | None = None  # a narrow question's budget: OverBudget at this many nodes
     node_cap: int | None = None  # the whole question's budget: OverCap at this many nodes
-    reads_alone: bool = True  # whether the alone strategies found are kept to read them out
-    alone_settled: int = 0  # the positions a peasant alone settled
-    alone_nodes: int = 0  # the two-player nodes their questions searched
-    alone_won: tuple[AloneQuestion, ...] = ()  # the questions won, their strategies unread
-    _alone_questions: AloneQuestions | None = None  # those of the position being decided
     order: int = ORDER_DEFAULT  # the move order of the narrow question being asked
     _clock_reads: int
 
@@ -274,24 +263,11 @@ class Tree(SearchCore):
         Without ``second_order``, the peasants are asked in the search's order
         alone: so a worker decides a full deal's first moves faster
         (:mod:`cpsolver.scale.split`).
-
-        A peasant alone. On three players each peasant is asked besides whether
-        it beats the landlord alone, its partner always passing: a two-player
-        search (:mod:`cpsolver.endgame.alone`), resumed between the questions
-        above and every doubling of the full search's nodes, the two sharing
-        :data:`ALONE_SHARE` of the nodes spent on ``state`` (the split's moves
-        included). Where one does, the peasants win (width 0).
         Raises what the search raises at its limits (out of time, out of memory).
         """
         if split:
             self.split_moves = 0
-        outer, self._alone_questions = self._alone_questions, AloneQuestions(self, state)
-        try:
-            return self._decided(state, split, second_order, OrderRecord())
-        except AloneWon:
-            return self.side[state[1]] == 1, 0
-        finally:
-            self._alone_questions = outer
+        return self._decided(state, split, second_order, OrderRecord())
 
     def _decided(
         self,
@@ -339,32 +315,13 @@ class Tree(SearchCore):
         return self._full(state), None
 
     def _full(self, state: State) -> bool:
-        """:meth:`wins`, stopped at every doubling of its nodes while alone questions are
-        open, to ask them their share (the search resumes from what its table kept)."""
-        step = LEAST_STEP
-        while self._alone_questions is not None and self._alone_questions.open:
-            self.node_limit = self.nodes + step
-            try:
-                return self.wins(*state)
-            except OverBudget:
-                pass
-            finally:
-                self.node_limit = None
-            self._ask_alone()
-            step *= 2
+        """The full search of a position whose narrow questions are all asked (:meth:`wins`;
+        :class:`cpsolver.endgame.alone.AloneTree` stops it now and then)."""
         return self.wins(*state)
 
     def _ask_alone(self) -> None:
-        """Ask the position's open alone questions their share; AloneWon where one wins."""
-        if self._alone_questions is not None and self._alone_questions.ask():
-            raise AloneWon
-
-    def absorb_alone(self) -> int:
-        """Write the strategies of the positions a peasant alone won into the table, for a
-        strategy read out of it (:meth:`AloneQuestion.absorb`); the states written."""
-        written = sum(question.absorb() for question in self.alone_won)
-        self.alone_won = ()
-        return written
+        """Called after each narrow question of a position: nothing here
+        (:class:`cpsolver.endgame.alone.AloneTree` asks its alone questions)."""
 
     def _ask(
         self,

@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from cpsolver.endgame.alone import AloneTree
 from cpsolver.endgame.answer import EndgameResult, core_name, new_search
 from cpsolver.endgame.budget import MemoryBudget, OutOfMemory
 from cpsolver.endgame.solver import PASS as SEARCH_PASS
@@ -119,8 +120,10 @@ def _search_for(child: _Child, players: int, rules: RuleSet) -> Iterator[Tree]:
     another task holds it)."""
     global _kept
 
-    def fresh() -> Tree:
-        return new_search(players, rules, None, MemoryBudget(child.memory), child.core)
+    def fresh() -> AloneTree:
+        search = new_search(players, rules, None, MemoryBudget(child.memory), child.core)
+        search.reads_alone = False  # a worker reads no strategy out: nothing to keep for it
+        return search
 
     if child.run in _ended or not _kept_lock.acquire(blocking=False):
         yield fresh()
