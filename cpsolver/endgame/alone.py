@@ -21,11 +21,13 @@ the question of the whole deal took 4.6 million two-player nodes on the
 speed page's deal #2 and 11.7 million on #93, where the three-player search
 had not decided either in 60 s.
 
-:class:`AloneQuestion` asks it a budget of nodes at a time (the two-player
-search keeps its table between asks); :meth:`AloneQuestion.absorb` writes
-the two-player strategy into the three-player table, so that reading the
-three-player strategy out (a line, a proof) finds every peasant's move there
-rather than searching for it.
+:class:`AloneTree`, the tree both cores search on, asks each position it
+decides these questions (:class:`AloneQuestions`: a share of the nodes it
+spends there). :class:`AloneQuestion` asks one a budget of nodes at a time,
+its two-player search resuming where it stopped; :meth:`AloneQuestion.absorb`
+writes the two-player strategy into the three-player table, so that reading
+the three-player strategy out (a line, a proof) finds every peasant's move
+there rather than searching for it.
 """
 
 from __future__ import annotations
