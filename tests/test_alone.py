@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 
+import endgame_reference
 import pytest
 from endgame_reference import winner, winning_moves
 from hypothesis import given, settings
@@ -35,6 +37,16 @@ from cpsolver.rules.ruleset import standard_rules
 from cpsolver.verify.strategy import check_strategy
 
 RULE_SETS = ("standard", "douzero", "rlcard")
+
+
+@pytest.fixture(autouse=True)
+def _reference_forgotten() -> Iterator[None]:
+    """The brute force's memo emptied after each test: the Python core's memory cap reads
+    the process's memory, and what a test worker keeps counts against later tests."""
+    yield
+    endgame_reference._winner.cache_clear()
+
+
 CORES = ["python", *(["compiled"] if compiled.available() else [])]
 
 Game = tuple[tuple[Hand, ...], int, Play | None, int | None]
@@ -67,7 +79,7 @@ def _outcomes(position: Position, rules_name: str) -> list[tuple[int, int]]:
     return found
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(seed=st.integers(0, 10**6), rules=st.sampled_from(RULE_SETS))
 def test_a_peasant_who_beats_the_landlord_alone_wins_with_its_partner(
     seed: int, rules: str
@@ -185,7 +197,7 @@ def test_a_solve_a_peasant_alone_decides_gives_the_brute_force_verdict(core: str
 def test_the_strategy_of_a_position_a_peasant_alone_won_is_a_proof(core: str) -> None:
     """Its read-out finds every peasant's move written from the two-player strategy, the
     landlord's every reply answered, and the checker accepts it."""
-    decided = _settled_alone(core, range(40), ((7, 9), (6, 8), (6, 8)))
+    decided = _settled_alone(core, range(40), ((5, 7), (5, 6), (5, 6)))
     for position, result in decided:
         proof = json.loads(strategy_proof_text(result, standard_rules()))  # type: ignore[arg-type]
         assert check_strategy(proof, position, standard_rules()) is None, position
